@@ -1,0 +1,1 @@
+"""Bounded-horizon encodings of the puzzles for OR-Tools CP-SAT and for SAT (python-sat)."""

@@ -1,0 +1,50 @@
+"""Puzzle families: parsing, validation and the rules of each puzzle.
+
+`load(path)` reads a YAML puzzle file and dispatches on its `puzzle:` key through `FAMILIES`,
+a registry of "module:attr" strings imported lazily (a family whose dependency is missing simply
+does not appear).
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from .base import Model, ModelBase, ModelError
+from .document import Document, parse_document, read_document
+
+FAMILIES: dict[str, str] = {
+    "tiles": "puzzleplan.models.tiles:TilesPuzzle",
+}
+
+
+def family_class(name: str) -> Any:
+    """Import and return the class registered for family `name` (KeyError if unknown)."""
+    module, _, attr = FAMILIES[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def from_document(doc: Document) -> Model:
+    """Build a model from a parsed YAML document (dispatch on `puzzle:`)."""
+    puzzle = doc.get("puzzle")
+    if not isinstance(puzzle, str) or puzzle not in FAMILIES:
+        raise doc.error("puzzle", f"unknown puzzle {puzzle!r}; expected one of {', '.join(sorted(FAMILIES))}")
+    return family_class(puzzle).from_document(doc)
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Model:
+    """Read, validate and build the puzzle in `path`. Raises ModelError on bad input.
+
+    `overrides` replace top-level fields (e.g. {"metric": "slide"} from the command line).
+    """
+    doc = read_document(path)
+    doc.data.update(overrides or {})
+    return from_document(doc)
+
+
+def loads(text: str, source: str = "<text>") -> Model:
+    """Like `load`, from YAML text."""
+    return from_document(parse_document(text, source))
+
+
+__all__ = ["FAMILIES", "Model", "ModelBase", "ModelError", "Document", "load", "loads", "family_class"]

@@ -1,0 +1,1 @@
+"""Independent per-family plan replays used by `puzzleplan.plans.check`."""

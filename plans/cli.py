@@ -1,0 +1,234 @@
+"""The `puzzleplan` command line: solve, explore, check, engines.
+
+Exit codes: 0 success; 1 a negative answer (unsolvable, no plan within the cap, invalid plan);
+2 bad input or usage; 3 a limit was reached first; 4 internal error (an engine produced a plan
+the independent checker rejects).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from puzzleplan.models import ModelError, load
+
+from . import engines as engine_registry
+from .check import check_plan, read_plan_argument, split_plan
+from .context import SearchContext
+from .explore import explore
+from .solve import EngineBug, default_engine, solve
+from .types import Limits, Request, Result, Status
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
+MAX_CAP = 100_000
+
+
+class InputError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+def _whole(low: int, high: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {value}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="puzzleplan", description="State move puzzles in YAML; solve, explore and check plans.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def limits(p: argparse.ArgumentParser) -> None:
+        g = p.add_argument_group("limits")
+        g.add_argument("--time-limit", type=_seconds, metavar="SECONDS", help="stop after this many seconds")
+        g.add_argument("--max-states", type=_whole(1), metavar="N", help="stop when more states are stored")
+        g.add_argument("--memory-limit", type=_whole(1), metavar="MB", help="stop above this resident memory (MiB)")
+        g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+    p = sub.add_parser("solve", help="find a plan (optimal by default)")
+    p.add_argument("file")
+    p.add_argument("--engine", choices=list(engine_registry.ENGINES), help="default: the family's optimal engine")
+    p.add_argument("--max-moves", type=_whole(0, MAX_CAP), metavar="N", help="the move cap (overrides max_moves)")
+    p.add_argument("--any", action="store_true", help="the first plan within the cap will do (fast)")
+    p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
+    p.add_argument("--show", action="store_true", help="print every board of the plan")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    limits(p)
+
+    p = sub.add_parser("explore", help="breadth-first over the whole reachable space")
+    p.add_argument("file")
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+    limits(p)
+
+    p = sub.add_parser("check", help="replay a plan with the independent checker")
+    p.add_argument("file")
+    p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), or @FILE")
+    p.add_argument("--metric")
+    p.add_argument("--notation", choices=["blank", "digits", "tiles"],
+                   help="tiles only: read moves as blank directions, seed digits or tile faces")
+    p.add_argument("--json", action="store_true")
+
+    sub.add_parser("engines", help="list the engines available here")
+    return parser
+
+
+def _load(args: argparse.Namespace) -> Any:
+    model = load(args.file)
+    metric = getattr(args, "metric", None)
+    if metric and metric != model.metric:
+        if metric not in type(model).metrics:
+            raise InputError(f"--metric: expected one of {', '.join(type(model).metrics)} "
+                             f"for {model.family}, got {metric!r}")
+        model = load(args.file, {"metric": metric})
+    return model
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(time_limit=args.time_limit, max_states=args.max_states, memory_mb=args.memory_limit)
+
+
+def _describe(model: Any) -> str:
+    size = f" {model.rows}x{model.cols}" if hasattr(model, "rows") else ""
+    cap = "" if model.max_moves is None else f", cap {model.max_moves}"
+    name = f"{model.name} " if model.name else ""
+    return f"{name}({model.family}{size}, metric {model.metric}{cap})"
+
+
+def _states_along(model: Any, moves: Sequence[str]) -> list[Any]:
+    """Replay moves through the model to show boards (display only; checking is done apart)."""
+    state = model.initial()
+    states = [state]
+    for move in moves:
+        for action, child in model.successors(state):
+            if model.plan_moves([action]) == [move]:
+                state = child
+                break
+        states.append(state)
+    return states
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    model = _load(args)
+    if args.max_moves is not None:
+        model.max_moves = args.max_moves
+    request = Request(max_moves=model.max_moves, any_plan=args.any, limits=_limits(args))
+    engine = args.engine or default_engine(model, request)
+    ctx = SearchContext.for_terminal(request.limits, quiet=args.quiet or args.json)
+    result = solve(model, engine, request, ctx)
+    if args.json:
+        out = {"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
+               "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL}
+        print(json.dumps(out))
+    else:
+        _print_result(model, result, args.show)
+    return result.status.exit_code
+
+
+def _print_result(model: Any, result: Result, show: bool) -> None:
+    print(f"puzzle:  {_describe(model)}")
+    print(f"engine:  {result.engine}")
+    status = result.status
+    if result.plan is not None:
+        proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
+        cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
+        print(f"status:  {status.value}: {result.plan.length} moves{cap}, {proof}")
+        print(f"plan:    {result.plan.text()}")
+    else:
+        print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
+        if result.lower_bound is not None:
+            print(f"bound:   every plan needs at least {result.lower_bound} moves")
+    s = result.stats
+    print(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, {s.seconds:.3f} s")
+    if show and result.plan is not None:
+        states = _states_along(model, result.plan.moves)
+        for i, state in enumerate(states):
+            label = "start" if i == 0 else f"move {i}: {result.plan.moves[i - 1]}"
+            print(f"\n{label}\n{model.render(state)}")
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    model = _load(args)
+    ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
+    out = explore(model, ctx)
+    if args.json:
+        print(json.dumps({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()}))
+    else:
+        print(f"puzzle:        {_describe(model)}")
+        if not out.complete:
+            print(f"status:        limit_reached: {out.message} (counts below are partial)")
+        print(f"reachable:     {out.reachable:,} states")
+        print(f"max depth:     {out.max_depth}")
+        nearest = "no goal is reachable" if out.goal_distance is None else f"{out.goal_distance} moves"
+        print(f"nearest goal:  {nearest} ({out.goals:,} goal states)")
+        print("per depth:     " + " ".join(str(n) for n in out.per_depth))
+        print(f"stats:         {out.stats.generated:,} generated, {out.stats.seconds:.3f} s")
+    return EXIT_OK if out.complete else EXIT_LIMIT
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    model = _load(args)
+    try:
+        text = read_plan_argument(args.plan)
+    except OSError as exc:
+        raise InputError(f"{args.plan[1:]}: cannot read the plan: {exc.strerror}") from None
+    report = check_plan(model, split_plan(text), args.notation)
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        print(report.summary())
+    return EXIT_OK if report.valid else EXIT_NEGATIVE
+
+
+def cmd_engines(args: argparse.Namespace) -> int:
+    available = set(engine_registry.available())
+    for name, (_, about) in engine_registry.ENGINES.items():
+        mark = "" if name in available else "  (unavailable: missing dependency)"
+        print(f"{name:10} {about}{mark}")
+    return EXIT_OK
+
+
+COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "engines": cmd_engines}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (ModelError, InputError) as exc:
+        print(f"puzzleplan: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except EngineBug as exc:
+        print(f"puzzleplan: internal error: {exc}", file=sys.stderr)
+        return EXIT_BUG
+    except KeyboardInterrupt:
+        print("puzzleplan: interrupted", file=sys.stderr)
+        return EXIT_LIMIT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

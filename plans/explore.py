@@ -1,0 +1,77 @@
+"""Breadth-first exploration of the whole reachable space from the start."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import LimitReached, SearchContext
+from .search.common import POLL_EVERY
+from .types import Stats
+
+
+@dataclass
+class Exploration:
+    """Counts from a full (or, when a limit hit first, partial) breadth-first sweep."""
+
+    reachable: int = 0
+    per_depth: list[int] = field(default_factory=list)
+    goal_distance: int | None = None   # depth of the nearest goal state, None if none reached
+    goals: int = 0                     # goal states among the reachable ones
+    complete: bool = True
+    message: str = ""
+    stats: Stats = field(default_factory=Stats)
+
+    @property
+    def max_depth(self) -> int:
+        return len(self.per_depth) - 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": "complete" if self.complete else "limit_reached",
+            "reachable": self.reachable,
+            "per_depth": self.per_depth,
+            "goal_distance": self.goal_distance,
+            "goals": self.goals,
+            "max_depth": self.max_depth,
+            "message": self.message,
+            "stats": self.stats.as_dict(),
+        }
+
+
+def explore(model: Any, ctx: SearchContext | None = None) -> Exploration:
+    """Every state reachable from the start, layer by layer (limits end it cleanly, partial)."""
+    ctx = ctx or SearchContext()
+    out = Exploration()
+    start = model.initial()
+    seen = {start}
+    layer = [start]
+    stats = ctx.stats
+    ctx.phase = "explore"
+    try:
+        while layer:
+            depth = len(out.per_depth)
+            out.per_depth.append(len(layer))
+            stats.depth = depth
+            nxt = []
+            for state in layer:
+                if model.is_goal(state):
+                    out.goals += 1
+                    if out.goal_distance is None:
+                        out.goal_distance = depth
+                stats.nodes += 1
+                if stats.nodes % POLL_EVERY == 0:
+                    stats.states = len(seen)
+                    ctx.poll()
+                for _, child in model.successors(state):
+                    stats.generated += 1
+                    if child not in seen:
+                        seen.add(child)
+                        nxt.append(child)
+            layer = nxt
+    except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
+        out.complete = False
+        out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
+    out.reachable = len(seen)
+    stats.states = len(seen)
+    out.stats = ctx.finish()
+    return out

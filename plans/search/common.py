@@ -1,0 +1,32 @@
+"""Small helpers shared by the native engines."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..context import SearchContext
+from ..types import Plan, Result, Status
+
+POLL_EVERY = 4096  # nodes between limit checks in the Python loops
+
+
+def finish(ctx: SearchContext, engine: str, model: Any, status: Status, actions: Sequence[Any] | None = None,
+           lower_bound: int | None = None, message: str = "") -> Result:
+    """Build a Result, turning an action path into the model's move strings."""
+    plan = None
+    if actions is not None:
+        moves = model.plan_moves(list(actions))
+        cost_of = getattr(model, "plan_cost", None)
+        plan = Plan.of(moves, cost_of(list(actions)) if cost_of else len(actions))
+    return Result(status, engine, plan, lower_bound, ctx.finish(), message)
+
+
+def trace_back(parents: dict[Any, Any], state: Any) -> list[Any]:
+    """Actions from the root to `state` through a {state: (parent, action)} map (root -> None)."""
+    actions = []
+    link = parents[state]
+    while link is not None:
+        state, action = link
+        actions.append(action)
+        link = parents[state]
+    actions.reverse()
+    return actions

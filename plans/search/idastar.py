@@ -1,0 +1,31 @@
+"""IDA*: iterative deepening on f = g + h; optimal with an admissible h, memory linear in depth."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..context import SearchContext
+from ..types import Request, Result, Status
+from .common import finish
+from .depth_first import searcher_for
+
+
+def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+    searcher = searcher_for(model, native=request.options.get("native", True))
+    cap = request.max_moves
+    bound = searcher.h0
+    ctx.stats.extra["iterations"] = 0
+    while True:
+        ctx.lower_bound = bound
+        if cap is not None and bound > cap:
+            return finish(ctx, "idastar", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=bound,
+                          message=f"no plan within {cap} moves: every plan needs at least {bound}")
+        ctx.phase = f"idastar bound {bound}"
+        ctx.stats.depth = bound
+        ctx.stats.extra["iterations"] += 1
+        actions, next_bound = searcher.bounded(bound, ctx)
+        if actions is not None:
+            return finish(ctx, "idastar", model, Status.OPTIMAL, actions, len(actions))
+        if next_bound is None:
+            return finish(ctx, "idastar", model, Status.UNSOLVABLE,
+                          message="every acyclic path explored without reaching a goal")
+        bound = next_bound

@@ -1,0 +1,56 @@
+"""Run one engine on one model: decide trivial cases first, honour limits, check every plan."""
+from __future__ import annotations
+
+from typing import Any
+
+from .check import CheckReport, check_plan
+from .context import LimitReached, SearchContext
+from .engines import ENGINES, engine
+from .types import Request, Result, Stats, Status
+
+
+class EngineBug(RuntimeError):
+    """An engine returned a plan the independent checker rejects (never shown as a solution)."""
+
+
+def default_engine(model: Any, request: Request) -> str:
+    """The family's preferred engine: its optimal one, or a fast one for --any."""
+    if request.any_plan:
+        return "dfs" if request.max_moves is not None else "greedy"
+    return getattr(model, "default_engine", "bfs")
+
+
+def solve(model: Any, engine_name: str | None = None, request: Request = Request(),
+          ctx: SearchContext | None = None) -> Result:
+    """Solve `model` with `engine_name` (default: the family's). The plan is checked before return."""
+    name = engine_name or default_engine(model, request)
+    if name not in ENGINES:
+        raise KeyError(name)
+    ctx = ctx or SearchContext(request.limits)
+    reason = model.unsolvable_reason()
+    if reason is not None:
+        return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason)
+    try:
+        result = engine(name)(model, request, ctx)
+    except LimitReached as exc:
+        result = _gave_up(name, ctx, str(exc))
+    except KeyboardInterrupt:
+        result = _gave_up(name, ctx, "interrupted (Ctrl-C)")
+    except MemoryError:
+        result = _gave_up(name, ctx, "out of memory")
+    if result.plan is not None:
+        report = verify_plan(model, result)
+        if not report.valid:
+            raise EngineBug(f"engine {name} returned a plan the checker rejects: {report.error}")
+    return result
+
+
+def verify_plan(model: Any, result: Result) -> CheckReport:
+    """Replay the result's plan with the independent checker."""
+    assert result.plan is not None
+    return check_plan(model, list(result.plan.moves))
+
+
+def _gave_up(name: str, ctx: SearchContext, why: str) -> Result:
+    stats: Stats = ctx.finish()
+    return Result(Status.LIMIT_REACHED, name, None, ctx.lower_bound, stats, why)

@@ -1,0 +1,131 @@
+"""Core value types shared by every engine: statuses, plans, statistics, limits and results."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    """How a search ended. The value is the word printed in text and JSON output."""
+
+    OPTIMAL = "optimal"                        # a plan, proved shortest
+    SOLVED = "solved"                          # a plan within the cap, not proved shortest
+    UNSOLVABLE = "unsolvable"                  # proved: no plan of any length
+    NO_PLAN_WITHIN_CAP = "no_plan_within_cap"  # proved: no plan of length <= cap
+    LIMIT_REACHED = "limit_reached"            # gave up (time, states, memory, Ctrl-C)
+    UNSUPPORTED = "unsupported"                # this engine cannot handle this instance
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI exit code: 0 a plan, 1 a negative answer, 2 unusable, 3 a limit first."""
+        return {
+            Status.OPTIMAL: 0,
+            Status.SOLVED: 0,
+            Status.UNSOLVABLE: 1,
+            Status.NO_PLAN_WITHIN_CAP: 1,
+            Status.LIMIT_REACHED: 3,
+            Status.UNSUPPORTED: 2,
+        }[self]
+
+    @property
+    def has_plan(self) -> bool:
+        return self in (Status.OPTIMAL, Status.SOLVED)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A plan as the move strings `puzzleplan check` accepts, plus its cost under the metric.
+
+    `cost` equals `len(moves)` for unit-cost metrics; families whose metric counts only some
+    moves (e.g. Sokoban pushes) report the metric's count there.
+    """
+
+    moves: tuple[str, ...]
+    cost: int
+
+    @classmethod
+    def of(cls, moves: list[str] | tuple[str, ...], cost: int | None = None) -> "Plan":
+        moves = tuple(moves)
+        return cls(moves, len(moves) if cost is None else cost)
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    def text(self) -> str:
+        """Compact text: single-character moves run together, longer ones space-separated."""
+        if all(len(m) == 1 for m in self.moves):
+            return "".join(self.moves)
+        return " ".join(self.moves)
+
+
+@dataclass
+class Stats:
+    """Counters an engine keeps while it runs; honest by construction (incremented in the loop).
+
+    nodes:  states expanded (successors generated from them)
+    generated: successor states generated
+    states: distinct states stored (visited set / table size); 0 for memory-less searches
+    """
+
+    nodes: int = 0
+    generated: int = 0
+    states: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "nodes": self.nodes,
+            "generated": self.generated,
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "depth": self.depth,
+        }
+        out.update(self.extra)
+        return out
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits every search honours. None means unlimited."""
+
+    time_limit: float | None = None     # wall-clock seconds
+    max_states: int | None = None       # stored states (visited set, open list)
+    memory_mb: int | None = None        # resident memory of the process
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked of an engine."""
+
+    max_moves: int | None = None        # the cap: plans longer than this do not count
+    any_plan: bool = False              # True: the first plan within the cap will do
+    limits: Limits = Limits()
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one engine on one instance."""
+
+    status: Status
+    engine: str
+    plan: Plan | None = None
+    lower_bound: int | None = None      # proved: no plan is shorter than this
+    stats: Stats = field(default_factory=Stats)
+    message: str = ""                   # why (unsolvable reason, limit hit, ...)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "length": None if self.plan is None else self.plan.length,
+            "cost": None if self.plan is None else self.plan.cost,
+            "plan": None if self.plan is None else list(self.plan.moves),
+            "engine": self.engine,
+            "lower_bound": self.lower_bound,
+            "message": self.message,
+            "stats": self.stats.as_dict(),
+        }

@@ -1,0 +1,65 @@
+"""The one shared catalogue of cases every engine is run against.
+
+Each case is an example file under examples/ with the facts it states in `expect:`. The
+catalogue also says which engines can handle it in test time (blind search on a 15-puzzle
+cannot), so a skip is always explicit and explained.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from puzzleplan.models import load
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    family: str
+    optimal: int | None
+    solvable: bool | None
+    cap: int | None
+    blind_ok: bool                 # small enough for blind / pure-Python engines
+    expect: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.family}/{self.path.stem}"
+
+    def model(self) -> Any:
+        return load(self.path)
+
+
+def _blind_ok(model: Any) -> bool:
+    if model.family == "tiles":
+        return model.rows * model.cols <= 9
+    return True
+
+
+def load_cases() -> list[Case]:
+    cases = []
+    for path in sorted(EXAMPLES.glob("*/*.yaml")):
+        model = load(path)
+        expect = dict(model.expect)
+        solvable = expect.get("solvable", True if "optimal" in expect else None)
+        cases.append(Case(path, model.family, expect.get("optimal"), solvable, model.max_moves,
+                          _blind_ok(model), expect))
+    return cases
+
+
+CASES = load_cases()
+
+
+def feasible(engine: str, case: Case) -> str | None:
+    """None when `engine` should run on `case` in test time, else the reason to skip."""
+    if engine in ("bfs", "explore") and not case.blind_ok:
+        return "blind breadth-first search of a 15-puzzle space does not fit in test time"
+    if engine == "dfs" and case.cap is None and not case.blind_ok:
+        return "uncapped graph DFS of a 15-puzzle space does not fit in test time"
+    if engine in ("astar", "greedy") and not case.blind_ok and (case.optimal is None or case.optimal > 30):
+        return "pure-Python best-first search on a deep 15-puzzle instance is too slow for a unit test"
+    return None
