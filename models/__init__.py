@@ -15,6 +15,7 @@ from .document import Document, parse_document, read_document
 
 FAMILIES: dict[str, str] = {
     "tiles": "puzzleplan.models.tiles:TilesPuzzle",
+    "rush-hour": "puzzleplan.models.rush_hour:RushHour",
 }
 
 

@@ -1,0 +1,285 @@
+"""Rush Hour notations: reading the grid, vehicle-list and typed-grid forms; writing grid and list.
+
+Every reader validates strictly (overlaps, off-board vehicles, unknown characters, a primary
+that cannot face its exit) and raises one-line ModelErrors naming the field and the line.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from .document import Document
+
+if TYPE_CHECKING:
+    from .rush_hour import RushHour, Vehicle
+
+NAME_POOL = "BCDEFGHIJKLMNPQRSTUVWYZ"
+
+
+def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
+    from .rush_hour import EXITS, EXPECT_KEYS, KEYS, MAX_CAP
+    doc.check_keys(KEYS)
+    given = [k for k in ("board", "vehicles", "typed") if doc.has(k)]
+    if len(given) != 1:
+        raise doc.error(given[1] if given else None,
+                        "expected exactly one of board:, vehicles:, typed:" + (f" (got {', '.join(given)})" if given else ""))
+    if given[0] == "board":
+        rows, cols, vehicles, walls, primary = _read_grid(doc)
+    elif given[0] == "vehicles":
+        rows, cols, vehicles, walls, primary = _read_vehicle_list(doc)
+    else:
+        rows, cols, vehicles, walls, primary = _read_typed(doc)
+    if given[0] != "vehicles":
+        for key in ("rows", "cols", "walls"):
+            if doc.has(key) and not (key in ("rows", "cols") and given[0] == "board"):
+                raise doc.error(key, f"only used with vehicles: (the {given[0]}: notation gives it)")
+    p = vehicles[primary]
+    exit_ = doc.choice("exit", EXITS, "right" if p.horizontal else "down")
+    if p.horizontal != (exit_ in ("right", "left")):
+        raise doc.error("exit", f"the primary {p.name} is {'horizontal' if p.horizontal else 'vertical'} "
+                                f"and cannot face the {exit_} exit")
+    metric = doc.choice("metric", cls.metrics, "step")
+    max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
+    expect = doc.mapping("expect", {})
+    for key in expect:
+        if key not in EXPECT_KEYS:
+            raise doc.error("expect", f"unknown fact {key!r}; expected one of {', '.join(EXPECT_KEYS)}")
+    return cls(rows, cols, vehicles, primary, walls, exit_, metric, doc.text("name", ""), max_moves, expect)
+
+
+# -- grid --------------------------------------------------------------------------------------
+def _grid_rows(doc: Document, key: str) -> list[str]:
+    from .rush_hour import MAX_SIDE
+    value = doc.get(key)
+    if not isinstance(value, str):
+        raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters")
+    rows = value.split()
+    if len(rows) == 1:
+        text = rows[0]
+        if doc.has("rows") or doc.has("cols"):
+            nrows = doc.integer("rows", None, low=2, high=MAX_SIDE)
+            ncols = doc.integer("cols", None, low=2, high=MAX_SIDE)
+            if nrows is None or ncols is None:
+                raise doc.error("rows" if nrows is None else "cols", "give both rows: and cols: or neither")
+        else:
+            side = math.isqrt(len(text))
+            if side * side != len(text):
+                raise doc.error(key, f"{len(text)} characters is not a square board; give rows: and cols:")
+            nrows = ncols = side
+        if nrows * ncols != len(text):
+            raise doc.error(key, f"expected {nrows * ncols} characters for {nrows}x{ncols}, got {len(text)}")
+        rows = [text[r * ncols:(r + 1) * ncols] for r in range(nrows)]
+    for i, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise doc.error(key, f"row {i + 1} has {len(row)} cells, expected {len(rows[0])} like row 1 (ragged rows)",
+                            line=doc.value_line(key, i))
+    if not (2 <= len(rows) <= MAX_SIDE and 2 <= len(rows[0]) <= MAX_SIDE):
+        raise doc.error(key, f"expected a board from 2x2 to {MAX_SIDE}x{MAX_SIDE}, got {len(rows)}x{len(rows[0])}")
+    return rows
+
+
+def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) -> list["Vehicle"]:
+    """Vehicles from {name: cells}; each must be a straight contiguous run of >= 2 cells."""
+    from .rush_hour import Vehicle
+    vehicles = []
+    for name, where in cells.items():
+        rows = {r for r, _ in where}
+        cols = {c for _, c in where}
+        horizontal = len(rows) == 1
+        line = next(iter(rows)) if horizontal else next(iter(cols))
+        span = sorted(c for _, c in where) if horizontal else sorted(r for r, _ in where)
+        straight = (len(rows) == 1 or len(cols) == 1) and span == list(range(span[0], span[0] + len(span)))
+        if not straight or len(where) < 2:
+            r, c = where[0]
+            raise doc.error(key, f"vehicle {name!r} (first at row {r + 1}, column {c + 1}) is not a straight "
+                                 f"line of 2 or more cells", line=doc.value_line(key, r))
+        vehicles.append(Vehicle(name, len(where), horizontal, line, span[0]))
+    return vehicles
+
+
+def _read_grid(doc: Document):
+    from .rush_hour import EMPTY, WALL
+    rows = _grid_rows(doc, "board")
+    cells: dict[str, list[tuple[int, int]]] = {}
+    walls = []
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch in EMPTY:
+                continue
+            if ch == WALL:
+                walls.append((r, c))
+            elif ch.isalpha() and ch.isascii():
+                cells.setdefault(ch, []).append((r, c))
+            else:
+                raise doc.error("board", f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected a "
+                                         "vehicle letter, '.' or 'o' (empty) or 'x' (wall)", line=doc.value_line("board", r))
+    vehicles = _segments(doc, "board", cells)
+    primary = _primary(doc, vehicles, "A")
+    return len(rows), len(rows[0]), vehicles, walls, primary
+
+
+def _primary(doc: Document, vehicles: list["Vehicle"], default: str) -> int:
+    name = doc.text("primary", default)
+    for i, v in enumerate(vehicles):
+        if v.name == name:
+            return i
+    raise doc.error("primary" if doc.has("primary") else None,
+                    f"no primary vehicle {name!r} on the board" + ("" if doc.has("primary") else " (name it with primary:)"))
+
+
+# -- vehicle list (seed 003) -------------------------------------------------------------------
+def _read_vehicle_list(doc: Document):
+    from .rush_hour import MAX_SIDE, Vehicle
+    nrows = doc.integer("rows", 6, low=2, high=MAX_SIDE)
+    ncols = doc.integer("cols", 6, low=2, high=MAX_SIDE)
+    items = doc.get("vehicles")
+    if not isinstance(items, list) or not items:
+        raise doc.error("vehicles", "expected a list of 'name size row col h|v' entries (1-based)")
+    vehicles: list[Vehicle] = []
+    taken: dict[tuple[int, int], str] = {}
+    for i, item in enumerate(items):
+        line = doc.value_line("vehicles", i)
+        parts = item.split() if isinstance(item, str) else [str(x) for x in item] if isinstance(item, list) else []
+        if len(parts) != 5 or not all(p.isdigit() for p in parts[1:4]) or parts[4] not in ("h", "v"):
+            raise doc.error("vehicles", f"entry {i + 1}: expected 'name size row col h|v', got {item!r}", line=line)
+        name, size, row, col, orient = parts[0], int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
+        if size < 2:
+            raise doc.error("vehicles", f"vehicle {name!r}: size {size}, expected 2 or more", line=line)
+        if any(v.name == name for v in vehicles):
+            raise doc.error("vehicles", f"vehicle {name!r} is listed twice", line=line)
+        v = Vehicle(name, size, orient == "h", row - 1 if orient == "h" else col - 1,
+                    col - 1 if orient == "h" else row - 1)
+        for r, c in v.cells():
+            if not (0 <= r < nrows and 0 <= c < ncols):
+                raise doc.error("vehicles", f"vehicle {name!r} runs off the {nrows}x{ncols} board "
+                                            f"(cell row {r + 1}, column {c + 1})", line=line)
+            if (r, c) in taken:
+                raise doc.error("vehicles", f"vehicle {name!r} overlaps {taken[(r, c)]!r} at row {r + 1}, "
+                                            f"column {c + 1}", line=line)
+            taken[(r, c)] = name
+        vehicles.append(v)
+    walls = []
+    for j, w in enumerate(doc.get("walls", [])):
+        parts = w.split() if isinstance(w, str) else [str(x) for x in w] if isinstance(w, list) else []
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise doc.error("walls", f"entry {j + 1}: expected 'row col' (1-based), got {w!r}")
+        r, c = int(parts[0]) - 1, int(parts[1]) - 1
+        if not (0 <= r < nrows and 0 <= c < ncols):
+            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} is off the {nrows}x{ncols} board")
+        if (r, c) in taken:
+            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} overlaps {taken[(r, c)]!r}")
+        taken[(r, c)] = "wall"
+        walls.append((r, c))
+    primary = _primary(doc, vehicles, vehicles[0].name)
+    return nrows, ncols, vehicles, walls, primary
+
+
+# -- typed grid (seed 000) ---------------------------------------------------------------------
+def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
+    types = doc.mapping("types")
+    out = {}
+    for ch, spec in types.items():
+        ch = str(ch)
+        if isinstance(spec, str):
+            m = re.fullmatch(r"([hv])(\d+)", spec.strip())
+            spec = {"orientation": m.group(1), "length": int(m.group(2))} if m else None
+        if (not isinstance(spec, dict) or spec.get("orientation") not in ("h", "v")
+                or not isinstance(spec.get("length"), int) or spec["length"] < 2 or set(spec) - {"orientation", "length"}):
+            raise doc.error("types", f"type {ch!r}: expected {{orientation: h|v, length: n>=2}} or 'h2'/'v3'")
+        if len(ch) != 1 or ch in ".o":
+            raise doc.error("types", f"type {ch!r}: expected a single character other than '.' and 'o'")
+        out[ch] = (spec["orientation"] == "h", spec["length"])
+    return out
+
+
+def _read_typed(doc: Document):
+    from .rush_hour import Vehicle
+    rows = _grid_rows(doc, "typed")
+    types = _read_types(doc)
+    primary_type = doc.text("primary")
+    if primary_type not in types:
+        raise doc.error("primary", f"expected the primary's type character, one of {', '.join(types)}")
+    nrows, ncols = len(rows), len(rows[0])
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch not in types and ch not in ".o":
+                raise doc.error("typed", f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected '.' "
+                                         f"or a type from types: ({', '.join(types)})", line=doc.value_line("typed", r))
+    found: list[tuple[tuple[int, int], bool, int, int, int, str]] = []  # (first cell, horiz, line, offset, len, type)
+    for ch, (horizontal, length) in types.items():
+        lines = range(nrows) if horizontal else range(ncols)
+        span = ncols if horizontal else nrows
+        for line in lines:
+            p = 0
+            while p < span:
+                at = (lambda q: rows[line][q]) if horizontal else (lambda q: rows[q][line])
+                if at(p) != ch:
+                    p += 1
+                    continue
+                start = p
+                while p < span and at(p) == ch:
+                    p += 1
+                run = p - start
+                if run % length:
+                    r, c = (line, start) if horizontal else (start, line)
+                    raise doc.error("typed", f"a run of {run} {ch!r} at row {r + 1}, column {c + 1} does not split "
+                                             f"into vehicles of length {length}", line=doc.value_line("typed", r))
+                for k in range(run // length):
+                    off = start + k * length
+                    cell = (line, off) if horizontal else (off, line)
+                    found.append((cell, horizontal, line, off, length, ch))
+    found.sort()
+    primaries = [f for f in found if f[5] == primary_type]
+    if len(primaries) != 1:
+        raise doc.error("primary", f"expected exactly one vehicle of the primary type {primary_type!r}, "
+                                   f"found {len(primaries)}")
+    names = iter(NAME_POOL)
+    vehicles = []
+    for cell, horizontal, line, off, length, ch in found:
+        name = "A" if ch == primary_type else next(names, None)
+        if name is None:
+            raise doc.error("typed", f"more than {len(NAME_POOL) + 1} vehicles; use the vehicles: notation")
+        vehicles.append(Vehicle(name, length, horizontal, line, off))
+    primary = next(i for i, v in enumerate(vehicles) if v.name == "A")
+    return nrows, ncols, vehicles, [], primary
+
+
+# -- writers -----------------------------------------------------------------------------------
+def _header(model: "RushHour") -> list[str]:
+    import json
+    lines = ["puzzle: rush-hour"]
+    if model.name:
+        lines.append(f"name: {json.dumps(model.name)}")
+    return lines
+
+
+def _footer(model: "RushHour") -> list[str]:
+    p = model.vehicles[model.primary]
+    lines = []
+    if model.exit != ("right" if p.horizontal else "down"):
+        lines.append(f"exit: {model.exit}")
+    lines.append(f"metric: {model.metric}")
+    if model.max_moves is not None:
+        lines.append(f"max_moves: {model.max_moves}")
+    return lines
+
+
+def to_grid_yaml(model: "RushHour") -> str:
+    """A YAML puzzle file in the grid notation ('A' is the primary)."""
+    body = ["board: |"] + [f"  {row}" for row in model.grid()]
+    return "\n".join(_header(model) + body + _footer(model)) + "\n"
+
+
+def to_vehicles_yaml(model: "RushHour") -> str:
+    """A YAML puzzle file in seed 003's vehicle-list notation (1-based rows and columns)."""
+    body = [f"rows: {model.rows}", f"cols: {model.cols}", "vehicles:"]
+    for v in model.vehicles:
+        r, c = v.cells()[0]
+        body.append(f"  - {v.name} {v.length} {r + 1} {c + 1} {'h' if v.horizontal else 'v'}")
+    if model.walls:
+        body.append("walls:")
+        body += [f"  - {r + 1} {c + 1}" for r, c in model.walls]
+    if model.primary != 0:
+        body.append(f"primary: {model.vehicles[model.primary].name}")
+    return "\n".join(_header(model) + body + _footer(model)) + "\n"
