@@ -97,6 +97,15 @@ class RushHour(ModelBase):
         from .rush_hour_notation import parse_document
         return parse_document(cls, doc)
 
+    notations = ("grid", "vehicles", "yaml")
+
+    def notation(self, kind: str) -> str:
+        """The instance written in another notation: bare grid rows, or a YAML file."""
+        from .rush_hour_notation import to_grid_yaml, to_vehicles_yaml
+        if kind == "grid":
+            return "\n".join(self.grid()) + "\n"
+        return to_vehicles_yaml(self) if kind == "vehicles" else to_grid_yaml(self)
+
     def with_metric(self, metric: str) -> "RushHour":
         return RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, metric,
                         self.name, self.max_moves, self.expect)

@@ -17,6 +17,7 @@ YAML (`puzzle: tiles`):
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -173,6 +174,21 @@ class TilesPuzzle(ModelBase):
     def native_searcher(self) -> Any:
         from .tiles_kernels import TilesDepthFirst
         return TilesDepthFirst(self)
+
+    # -- notations ------------------------------------------------------------------------------
+    notations = ("grid", "yaml")
+
+    def notation(self, kind: str) -> str:
+        """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml")."""
+        rows = lambda grid: [" ".join(row) for row in grid]
+        if kind == "grid":
+            return "\n".join(rows(self.start_grid)) + "\n"
+        lines = ["puzzle: tiles"] + ([f"name: {json.dumps(self.name)}"] if self.name else [])
+        lines += ["start: |"] + [f"  {r}" for r in rows(self.start_grid)]
+        lines += ["goal: |"] + [f"  {r}" for r in rows(self.goal_grid)]
+        if self.max_moves is not None:
+            lines.append(f"max_moves: {self.max_moves}")
+        return "\n".join(lines) + "\n"
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, state: bytes) -> str:

@@ -1,4 +1,4 @@
-"""The `puzzleplan` command line: solve, explore, check, engines.
+"""The `puzzleplan` command line: solve, explore, check, convert, engines.
 
 Exit codes: 0 success; 1 a negative answer (unsolvable, no plan within the cap, invalid plan);
 2 bad input or usage; 3 a limit was reached first; 4 internal error (an engine produced a plan
@@ -90,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--notation", choices=["blank", "digits", "tiles"],
                    help="tiles only: read moves as blank directions, seed digits or tile faces")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("convert", help="write the puzzle in another notation")
+    p.add_argument("file")
+    p.add_argument("--to", required=True, choices=["grid", "vehicles", "yaml"],
+                   help="grid: bare rows; vehicles: YAML in the vehicle-list notation; yaml: YAML in the grid notation")
+    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
 
     sub.add_parser("engines", help="list the engines available here")
     return parser
@@ -202,6 +208,33 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.valid else EXIT_NEGATIVE
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    model = load(args.file)
+    kinds = getattr(model, "notations", ())
+    if args.to not in kinds:
+        raise InputError(f"--to: {model.family} can be written as {', '.join(kinds) or 'nothing'}, not {args.to!r}")
+    text = model.notation(args.to)
+    if args.output:
+        _write_atomically(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write all or nothing: a temporary file beside the target, then a rename."""
+    import os
+    import tempfile
+    target = os.path.abspath(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzleplan-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+
+
 def cmd_engines(args: argparse.Namespace) -> int:
     available = set(engine_registry.available())
     for name, (_, about) in engine_registry.ENGINES.items():
@@ -210,7 +243,8 @@ def cmd_engines(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "engines": cmd_engines}
+COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "convert": cmd_convert,
+            "engines": cmd_engines}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,7 +20,7 @@ def test_engine_on_case(engine: str, case) -> None:
     if reason:
         pytest.skip(reason)
     model = case.model()
-    result = solve(model, engine, Request(max_moves=model.max_moves, limits=Limits(time_limit=120)))
+    result = solve(model, engine, Request(max_moves=model.max_moves, limits=Limits(time_limit=60)))
     if case.solvable is False:
         assert result.status is Status.UNSOLVABLE
         assert result.message
@@ -61,8 +61,8 @@ def test_explore_counts(case) -> None:
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.optimal is not None], ids=lambda c: c.id)
 def test_capped_below_optimum_has_no_plan(case) -> None:
-    """A cap one below the optimum is proved impossible (by IDA*), not just 'not found'."""
+    """A cap one below the optimum is proved impossible (family's optimal engine), not just 'not found'."""
     model = case.model()
-    result = solve(model, "idastar", Request(max_moves=case.optimal - 1, limits=Limits(time_limit=120)))
+    result = solve(model, model.default_engine, Request(max_moves=case.optimal - 1, limits=Limits(time_limit=60)))
     assert result.status is Status.NO_PLAN_WITHIN_CAP
     assert result.plan is None

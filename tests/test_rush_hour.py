@@ -1,0 +1,166 @@
+"""Rush Hour: notations, conversion round trips, validation, move generator properties, facts."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogue import EXAMPLES
+from helpers import run_cli, run_json
+from puzzleplan.models import load, loads
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.explore import explore
+from puzzleplan.plans.solve import solve
+from puzzleplan.plans.types import Request, Status
+
+RH = EXAMPLES / "rush-hour"
+SEED0 = RH / "seed-000-hardest.yaml"
+
+
+@pytest.mark.parametrize("metric,optimum", [("step", 93), ("slide", 49)])
+def test_seed_000_facts(capsys, metric: str, optimum: int) -> None:
+    for path in (SEED0, RH / "seed-000-typed.yaml"):
+        code, data = run_json(capsys, "solve", path, "--metric", metric)
+        assert code == 0 and data["status"] == "optimal" and data["length"] == optimum
+        assert check_plan(load(path, {"metric": metric}), data["plan"]).valid
+
+
+def test_seed_000_reachable(capsys) -> None:
+    code, data = run_json(capsys, "explore", SEED0)
+    assert code == 0 and data["reachable"] == 24132 and data["goal_distance"] == 93
+
+
+def test_typed_grid_is_the_same_board() -> None:
+    typed, grid = load(RH / "seed-000-typed.yaml"), load(SEED0)
+    shape = lambda m: sorted((v.length, v.horizontal, *v.cells()[0]) for v in m.vehicles)
+    assert shape(typed) == shape(grid)
+    assert typed.vehicles[typed.primary].cells() == grid.vehicles[grid.primary].cells()
+
+
+def test_unsolvable_reports_reachable(capsys) -> None:
+    code, data = run_json(capsys, "solve", RH / "unsolvable.yaml")
+    assert code == 1 and data["status"] == "unsolvable" and data["stats"]["states"] == 513
+    assert "513" in data["message"]
+
+
+@pytest.mark.parametrize("path", sorted(RH.glob("*.yaml")), ids=lambda p: p.stem)
+def test_grid_vehicles_grid_round_trip(capsys, tmp_path: Path, path: Path) -> None:
+    code, grid1, _ = run_cli(capsys, "convert", path, "--to", "grid")
+    assert code == 0
+    vehicles = tmp_path / "v.yaml"
+    assert run_cli(capsys, "convert", path, "--to", "vehicles", "-o", vehicles)[0] == 0
+    code, grid2, _ = run_cli(capsys, "convert", vehicles, "--to", "grid")
+    assert code == 0 and grid2 == grid1
+    yaml_file = tmp_path / "g.yaml"
+    assert run_cli(capsys, "convert", vehicles, "--to", "yaml", "-o", yaml_file)[0] == 0
+    assert load(yaml_file).initial() == load(path).initial() or load(path).vehicles[0].name != "A"
+    assert explore(load(yaml_file)).reachable == explore(load(path)).reachable
+
+
+def test_grid_string_and_rows_agree() -> None:
+    one = loads("puzzle: rush-hour\nboard: CCCBDEFGGBDEF.AADEHHI....JI.KK.JLLMM\n")
+    rows = load(SEED0)
+    assert one.initial() == rows.initial() and one.grid() == rows.grid()
+
+
+def test_exit_left_and_vertical_primary() -> None:
+    left = loads("puzzle: rush-hour\nexit: left\nboard: |\n  ....\n  .AA.\n  ....\n  ....\n")
+    assert solve(left, "bfs", Request()).plan.moves == ("A-1",)
+    down = loads("puzzle: rush-hour\nboard: |\n  .A..\n  .A..\n  .BB.\n  ....\n")
+    result = solve(down, "bfs", Request())
+    assert result.status is Status.OPTIMAL and check_plan(down, list(result.plan.moves)).valid
+
+
+def test_wall_in_the_way_is_unsolvable_at_once() -> None:
+    model = loads("puzzle: rush-hour\nboard: |\n  ....\n  AA.x\n  ....\n  ....\n")
+    result = solve(model, "bfs", Request())
+    assert result.status is Status.UNSOLVABLE and "wall" in result.message
+
+
+def test_checker_rejects_illegal_moves() -> None:
+    model = load(RH / "seed-003-card.yaml")
+    report = check_plan(model, ["orange+1", "red+1"])
+    assert not report.valid and report.index == 2 and "blocked by vehicle green" in report.error
+    assert "no vehicle" in check_plan(model, ["pink+1"]).error
+    assert "one cell" in check_plan(model, ["orange+2"]).error
+    slide = model.with_metric("slide")
+    assert check_plan(slide, ["orange+2"]).error.startswith("after all")
+
+
+BAD = {
+    "overlap": ("vehicles:\n  - A 2 3 1 h\n  - B 3 1 2 v\n", ["overlaps 'A'"]),
+    "off_board": ("vehicles:\n  - A 2 3 1 h\n  - B 3 5 2 v\n", ["runs off the 6x6 board"]),
+    "bad_entry": ("vehicles:\n  - A 2 3 h\n", ["entry 1", "name size row col h|v"]),
+    "unknown_char": ("board: |\n  AA..\n  ..#.\n  ....\n  ....\n", ["unknown character '#'", "row 2"]),
+    "bent_vehicle": ("board: |\n  AA..\n  BB..\n  B...\n  ....\n", ["'B'", "not a straight line"]),
+    "single_cell": ("board: |\n  AA..\n  ..B.\n  ....\n  ....\n", ["'B'", "not a straight line"]),
+    "no_primary": ("board: |\n  BB..\n  ....\n  ....\n  ....\n", ["no primary vehicle 'A'"]),
+    "exit_facing": ("exit: down\nboard: |\n  AA..\n  ....\n  ....\n  ....\n", ["field 'exit'", "cannot face"]),
+    "two_notations": ("board: AAAA\nvehicles: []\n", ["exactly one of"]),
+    "typed_unknown": ("typed: |\n  XX.Q\n  ....\n  ....\n  ....\ntypes: {X: h2}\nprimary: X\n", ["unknown character 'Q'"]),
+    "typed_split": ("typed: |\n  XX..\n  222.\n  ....\n  ....\ntypes: {X: h2, '2': h2}\nprimary: X\n",
+                    ["run of 3 '2'", "length 2"]),
+    "bad_metric": ("metric: teleport\nboard: AA..............\n", ["field 'metric'", "step, slide"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_rush_hour_input(capsys, tmp_path: Path, name: str) -> None:
+    text, fragments = BAD[name]
+    path = tmp_path / "rh.yaml"
+    path.write_text("puzzle: rush-hour\n" + text)
+    code, out, err = run_cli(capsys, "solve", path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+@st.composite
+def boards(draw):
+    rows, cols = draw(st.integers(4, 6)), draw(st.integers(4, 6))
+    grid = [["."] * cols for _ in range(rows)]
+    r0 = draw(st.integers(0, rows - 1))
+    grid[r0][0] = grid[r0][1] = "A"
+    for name in "BCDEFG":
+        length, horizontal = draw(st.integers(2, 3)), draw(st.booleans())
+        r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        cells = [(r, c + i) if horizontal else (r + i, c) for i in range(length)]
+        if all(0 <= a < rows and 0 <= b < cols and grid[a][b] == "." for a, b in cells):
+            for a, b in cells:
+                grid[a][b] = name
+    metric = draw(st.sampled_from(["step", "slide"]))
+    return loads(f"puzzle: rush-hour\nmetric: {metric}\nboard: |\n" + "".join(f"  {''.join(r)}\n" for r in grid))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.lists(st.integers(0, 50), max_size=25))
+def test_random_walks_are_legal_and_checked(model, picks) -> None:
+    state, moves = model.initial(), []
+    for pick in picks:
+        kids = list(model.successors(state))
+        assert len({child for _, child in kids}) == len(kids)
+        for action, child in kids:
+            occupied = [cell for v, o in zip(model.vehicles, child) for cell in v.cells(o)]
+            assert len(occupied) == len(set(occupied))
+            assert all(0 <= r < model.rows and 0 <= c < model.cols for r, c in occupied)
+            if model.metric == "step":
+                assert abs(action[1]) == 1
+        if not kids:
+            break
+        action, state = kids[pick % len(kids)]
+        moves += model.plan_moves([action])
+    report = check_plan(model, moves)
+    assert report.error is None or "goal is not reached" in report.error
+    assert report.valid == model.is_goal(state) or not moves
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards())
+def test_heuristic_admissible(model) -> None:
+    result = solve(model, "bfs", Request())
+    if result.plan is not None:
+        assert model.h(model.initial()) <= result.plan.length
+        astar = solve(model, "astar", Request())
+        assert astar.plan.length == result.plan.length
