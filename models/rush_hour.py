@@ -78,11 +78,10 @@ class RushHour(ModelBase):
         self.name = name
         self.max_moves = max_moves
         self.expect = dict(expect or {})
-        self._bit = lambda r, c: 1 << (r * cols + c)
-        self.wall_mask = sum(self._bit(r, c) for r, c in self.walls)
+        self.wall_mask = sum(self.bit(r, c) for r, c in self.walls)
         # line_bits[v][p]: the bit of the cell at position p along vehicle v's line
         self.line_bits = tuple(
-            tuple(self._bit(v.line, p) if v.horizontal else self._bit(p, v.line)
+            tuple(self.bit(v.line, p) if v.horizontal else self.bit(p, v.line)
                   for p in range(cols if v.horizontal else rows))
             for v in self.vehicles)
         self.masks = tuple(
@@ -90,6 +89,10 @@ class RushHour(ModelBase):
             for v, bits in zip(self.vehicles, self.line_bits))
         span = cols if p.horizontal else rows
         self.goal_offset = span - p.length if self.exit in ("right", "down") else 0
+
+    def bit(self, r: int, c: int) -> int:
+        """The occupancy bit of cell (r, c)."""
+        return 1 << (r * self.cols + c)
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod

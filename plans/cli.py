@@ -67,6 +67,29 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--memory-limit", type=_whole(1), metavar="MB", help="stop above this resident memory (MiB)")
         g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
+    def encoder_options(p: argparse.ArgumentParser) -> None:
+        from puzzleplan.encoders.base import CARD_ENCODINGS
+        from puzzleplan.encoders.horizon import STRATEGIES
+        g = p.add_argument_group("sat / cpsat engines")
+        g.add_argument("--encoding", help="encoding name (see `puzzleplan encodings`)")
+        g.add_argument("--solver", help="python-sat solver name (default cadical195; e.g. glucose4, kissat)")
+        g.add_argument("--strategy", choices=STRATEGIES, help="horizon strategy (default increasing; fixed with --any)")
+        g.add_argument("--goal", choices=["by", "exact"], help="goal at some step <= T (idle allowed) or exactly at T")
+        g.add_argument("--no-reversal", action=argparse.BooleanOptionalAction, default=None,
+                       help="forbid undoing the previous move at once")
+        g.add_argument("--idle-at-end", action=argparse.BooleanOptionalAction, default=None,
+                       help="idle steps only after the last move (goal by)")
+        g.add_argument("--distance-cuts", action=argparse.BooleanOptionalAction, default=None,
+                       help="admissible distance-to-goal cuts per step")
+        g.add_argument("--parity", action=argparse.BooleanOptionalAction, default=None,
+                       help="use the family's plan-length parity")
+        g.add_argument("--card", choices=CARD_ENCODINGS, help="pysat cardinality encoding for exactly-one")
+        g.add_argument("--params", metavar="TEXT", help="CP-SAT SatParameters as text, e.g. 'num_workers:4'")
+        g.add_argument("--workers", type=_whole(1, 64), metavar="N", help="CP-SAT worker threads")
+        g.add_argument("--hint", action="store_true", help="hint CP-SAT with the native engine's plan")
+        g.add_argument("--max-horizon", type=_whole(0, MAX_CAP), metavar="T",
+                       help="largest horizon tried when there is no cap (default 200)")
+
     p = sub.add_parser("solve", help="find a plan (optimal by default)")
     p.add_argument("file")
     p.add_argument("--engine", choices=list(engine_registry.ENGINES), help="default: the family's optimal engine")
@@ -75,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
     p.add_argument("--show", action="store_true", help="print every board of the plan")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    encoder_options(p)
     limits(p)
 
     p = sub.add_parser("explore", help="breadth-first over the whole reachable space")
@@ -140,7 +164,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     model = _load(args)
     if args.max_moves is not None:
         model.max_moves = args.max_moves
-    request = Request(max_moves=model.max_moves, any_plan=args.any, limits=_limits(args))
+    request = Request(max_moves=model.max_moves, any_plan=args.any, limits=_limits(args),
+                      options=_encoder_request_options(args, model))
     engine = args.engine or default_engine(model, request)
     ctx = SearchContext.for_terminal(request.limits, quiet=args.quiet or args.json)
     result = solve(model, engine, request, ctx)
@@ -151,6 +176,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         _print_result(model, result, args.show)
     return result.status.exit_code
+
+
+def _encoder_request_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
+    keys = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
+            "card", "params", "workers", "max_horizon")
+    options = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    if getattr(args, "hint", False):
+        native = solve(model, getattr(model, "default_engine", "bfs"),
+                       Request(max_moves=model.max_moves, limits=_limits(args)))
+        if native.plan is not None:
+            options["hint"] = list(native.plan.moves)
+    return options
 
 
 def _print_result(model: Any, result: Result, show: bool) -> None:

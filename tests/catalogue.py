@@ -60,6 +60,18 @@ CASES = load_cases()
 
 def feasible(engine: str, case: Case) -> str | None:
     """None when `engine` should run on `case` in test time, else the reason to skip."""
+    if engine == "plan" and case.family != "rush-hour":
+        return "Bird's planning search is specific to Rush Hour"
+    if engine in ("sat", "cpsat"):
+        from puzzleplan.encoders.base import encodings_for
+        if not encodings_for(case.family, engine):
+            return f"no {engine} encoding for {case.family} yet"
+        if case.optimal is None and case.solvable is not False:
+            return "no known optimum to bound the horizon sweep"
+        if case.solvable is False and case.cap is None and case.family != "tiles":
+            return "proving unsolvability by horizon sweep needs a cap"
+        if case.optimal is not None and case.optimal > 31:
+            return "deep instances are for the encoding benchmark, not unit tests"
     if engine in ("bfs", "explore") and not case.blind_ok:
         return "blind breadth-first search of a 15-puzzle space does not fit in test time"
     if engine == "dfs" and case.cap is None and not case.blind_ok:

@@ -10,7 +10,7 @@ from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.types import Limits, Request, Status
 
-ENGINES = ["bfs", "astar", "idastar", "dfs", "greedy"]
+ENGINES = ["bfs", "astar", "idastar", "dfs", "greedy", "plan", "sat", "cpsat"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -30,7 +30,7 @@ def test_engine_on_case(engine: str, case) -> None:
     assert report.valid, report.error
     if case.cap is not None:
         assert result.plan.length <= case.cap
-    if engine in OPTIMAL_ENGINES:
+    if engine in OPTIMAL_ENGINES or engine in ("sat", "cpsat"):
         assert result.status is Status.OPTIMAL
         assert result.lower_bound == result.plan.length
         if case.optimal is not None:

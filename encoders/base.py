@@ -1,0 +1,102 @@
+"""What every bounded-horizon encoding shares: options, answers, the registry, soundness rules.
+
+An encoding turns (model, horizon T) into a SAT formula or a CP-SAT model whose solutions are
+plans, and decodes a solution back into the model's move strings (which the independent checker
+then replays). Two horizon semantics:
+
+- `by` (default): an idle action is allowed at every step, so a solution is a plan of length
+  <= T, and UNSAT proves "no plan of length <= T". Cuts that hold for some shortest plan
+  (no immediate reversal, idling only after the goal) stay sound here, because a shortest plan
+  padded with idle steps satisfies them. Distance-to-goal and parity cuts hold for every plan.
+- `exact`: no idle action; a solution is a plan of exactly T moves. UNSAT proves only "no plan
+  of exactly T" — and only without the shortest-plan cuts (a reversal pair can lengthen a plan
+  by 2 but is cut away). With a family parity rule (tiles) and no cuts, UNSAT at T also proves
+  "none of length T-2, T-4, ...", because any plan can be lengthened by 2.
+`proves_no_plan_up_to` says what an UNSAT answer proves under the chosen options; `verify`
+only accepts certificates that prove "no plan of length <= L-1".
+"""
+from __future__ import annotations
+
+import enum
+import importlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
+                  "totalizer", "mtotalizer", "kmtotalizer")
+
+# name: (module:class, one-line description); the family and backend are class attributes
+ENCODINGS: dict[str, str] = {
+    "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
+    "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",
+    "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
+    "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
+}
+
+
+class Answer(str, enum.Enum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"   # time limit or interrupt
+
+
+@dataclass(frozen=True)
+class EncodingOptions:
+    """Options every encoding accepts (an encoding ignores what does not apply, and says so)."""
+
+    goal: str = "by"              # "by": plan length <= T (idle steps); "exact": exactly T moves
+    no_reversal: bool = True      # forbid undoing the previous move at once (shortest-plan cut)
+    idle_at_end: bool = True      # idle steps only after the last move (symmetry cut, "by" only)
+    parity: bool = True           # use the family's plan-length parity (tiles) where it prunes
+    distance_cuts: bool = True    # a piece at step t must be within T - t of its goal (admissible)
+    card: str = "seqcounter"      # pysat CardEnc encoding for at-most-one / exactly-one
+
+    def with_(self, **changes: Any) -> "EncodingOptions":
+        return replace(self, **changes)
+
+    def cuts_need_shortest(self) -> bool:
+        """True when a cut holds only for shortest plans (distance and parity cuts hold for all)."""
+        return self.no_reversal or (self.goal == "by" and self.idle_at_end)
+
+
+def proves_no_plan_up_to(options: EncodingOptions, horizon: int, parity: int | None) -> int | None:
+    """The largest L such that UNSAT at `horizon` proves there is no plan of length <= L."""
+    if options.goal == "by":
+        return horizon
+    if options.cuts_need_shortest():
+        return None            # "no cut-respecting plan of exactly T" proves nothing shorter
+    if parity is not None and options.parity and horizon % 2 == parity:
+        return horizon         # exact T, parity fixed: T-2, T-4 ... are ruled out as well
+    return None
+
+
+@dataclass
+class HorizonResult:
+    """One solver call at one horizon."""
+
+    horizon: int
+    answer: Answer
+    moves: list[str] | None = None
+    variables: int = 0
+    constraints: int = 0
+    build_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def encoding_class(name: str) -> Any:
+    module, _, attr = ENCODINGS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def encodings_for(family: str, backend: str | None = None) -> list[str]:
+    """Names of the registered encodings for a family (and backend), in registry order."""
+    names = []
+    for name in ENCODINGS:
+        try:
+            cls = encoding_class(name)
+        except ImportError:
+            continue
+        if cls.family == family and (backend is None or cls.backend == backend):
+            names.append(name)
+    return names

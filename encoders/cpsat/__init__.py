@@ -1,0 +1,1 @@
+"""OR-Tools CP-SAT encodings: tuple-keyed variables with readable names."""

@@ -1,0 +1,127 @@
+"""Horizon strategies shared by the SAT and CP-SAT engines: fixed, increasing, binary.
+
+`solve_at(T)` answers "is there a plan for horizon T" under the encoding's semantics. What an
+UNSAT answer proves depends on the semantics (see encoders/base.py):
+- "by": UNSAT at T proves no plan of length <= T.
+- "padded": exact T without shortest-plan cuts, in a family whose plans can always be made 2
+  longer and whose plan-length parity is fixed (tiles): UNSAT at T (right parity) proves <= T.
+- "sweep": any other exact-T setting: only UNSAT at *every* length from a lower bound up
+  proves anything (the shortest plan satisfies the shortest-plan cuts at its exact length).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .base import Answer, EncodingOptions, HorizonResult
+
+STRATEGIES = ("increasing", "binary", "fixed")
+
+
+def proof_mode(options: EncodingOptions, parity: int | None) -> str:
+    if options.goal == "by":
+        return "by"
+    if parity is not None and not options.cuts_need_shortest():
+        return "padded"
+    return "sweep"
+
+
+@dataclass
+class Outcome:
+    """Where a strategy ended: a plan (optimal or not), a proof, or nothing yet."""
+
+    moves: list[str] | None = None
+    optimal: bool = False
+    no_plan_up_to: int | None = None     # proved: no plan of length <= this
+    calls: list[HorizonResult] = field(default_factory=list)
+
+
+def _aligned(t: int, mode: str, parity: int | None) -> int:
+    """The largest horizon <= t worth asking in this mode (right parity for exact-T modes)."""
+    if mode != "by" and parity is not None and t % 2 != parity:
+        return t - 1
+    return t
+
+
+def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap: int, mode: str,
+        parity: int | None) -> Iterator[HorizonResult | Outcome]:
+    """Yield every HorizonResult as it comes, then the final Outcome.
+
+    `lower` is an admissible lower bound (no plan is shorter), `cap` the largest horizon asked.
+    """
+    out = Outcome(no_plan_up_to=lower - 1)
+    step = 2 if mode != "by" and parity is not None else 1
+
+    def ask(t: int) -> HorizonResult:
+        result = solve_at(t)
+        out.calls.append(result)
+        return result
+
+    def proved(result: HorizonResult) -> HorizonResult:
+        result.extra["no_plan_up_to"] = out.no_plan_up_to
+        return result
+
+    if strategy == "fixed":
+        t = _aligned(cap, mode, parity)
+        if t >= 0:
+            result = ask(t)
+            if result.answer is Answer.SAT:
+                out.moves = result.moves
+            elif result.answer is Answer.UNSAT and mode != "sweep":
+                out.no_plan_up_to = cap
+            yield proved(result)
+        else:
+            out.no_plan_up_to = cap
+        yield out
+        return
+
+    if strategy == "increasing":
+        t = lower
+        if mode != "by" and parity is not None and t % 2 != parity:
+            t += 1
+        while t <= cap:
+            result = ask(t)
+            if result.answer is Answer.UNSAT:
+                out.no_plan_up_to = t + (1 if step == 2 else 0)
+            yield proved(result)
+            if result.answer is Answer.SAT:
+                out.moves, out.optimal = result.moves, True
+                break
+            if result.answer is Answer.UNKNOWN:
+                break
+            t += step
+        else:
+            out.no_plan_up_to = cap
+        yield out
+        return
+
+    # binary search for the least horizon: needs UNSAT answers that are proofs
+    assert mode != "sweep", "binary search needs the 'by' or 'padded' semantics"
+    lo, hi = lower - 1, _aligned(cap, mode, parity)   # no plan <= lo; is there one <= hi?
+    result = ask(hi)
+    if result.answer is Answer.UNSAT:
+        out.no_plan_up_to = cap
+    yield proved(result)
+    if result.answer is not Answer.SAT:
+        yield out
+        return
+    best = result.moves
+    hi = len(best)
+    while hi - lo > (step if mode != "by" else 1):
+        mid = _aligned((lo + hi) // 2, mode, parity)
+        if mid <= lo:
+            break
+        result = ask(mid)
+        if result.answer is Answer.UNSAT:
+            lo = mid + (1 if step == 2 else 0)
+            out.no_plan_up_to = lo
+        yield proved(result)
+        if result.answer is Answer.SAT:
+            best, hi = result.moves, len(result.moves)
+        elif result.answer is Answer.UNKNOWN:
+            out.moves = best
+            yield out
+            return
+    out.moves, out.optimal = best, True
+    out.no_plan_up_to = hi - 1
+    yield out

@@ -1,0 +1,1 @@
+"""SAT encodings (python-sat): variables keyed by readable tuples through IDPool."""

@@ -1,0 +1,157 @@
+"""The SAT side: a layered encoding interface and the solver drivers (fixed and incremental).
+
+An encoding is built in layers so one solver can be reused across horizons: `initial()` fixes
+step 0, `layer(t)` adds the actions of step t and the state at t+1, and the horizon-dependent
+parts (`goal(T)`, `cuts(T)`) are added under an activation literal and switched on through
+assumptions. Variables are tuple keys in a `pysat.formula.IDPool`, so `("at", face, cell, t)`
+is both readable and the DIMACS variable map.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, ClassVar, Iterable
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from ..base import Answer, EncodingOptions, HorizonResult
+
+Clause = list[int]
+
+
+class SatEncoding:
+    """Base of the SAT encodings: the pool, cardinality helpers and the layered contract."""
+
+    backend: ClassVar[str] = "sat"
+    family: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        self.model = model
+        self.options = options
+        self.pool = IDPool()
+        self._card = getattr(EncType, options.card)
+
+    # -- variables and cardinality ------------------------------------------------------------
+    def var(self, *key: Any) -> int:
+        return self.pool.id(key)
+
+    def exactly_one(self, lits: list[int]) -> list[Clause]:
+        return CardEnc.equals(lits=lits, bound=1, vpool=self.pool, encoding=self._card).clauses
+
+    def at_most_one(self, lits: list[int]) -> list[Clause]:
+        if len(lits) <= 1:
+            return []
+        return CardEnc.atmost(lits=lits, bound=1, vpool=self.pool, encoding=self._card).clauses
+
+    # -- the layered contract (implemented by each encoding) ----------------------------------
+    def initial(self) -> list[Clause]:
+        raise NotImplementedError
+
+    def layer(self, t: int) -> list[Clause]:
+        """Actions of step t (t -> t+1) and the constraints on the state at t+1."""
+        raise NotImplementedError
+
+    def goal(self, horizon: int) -> list[Clause]:
+        raise NotImplementedError
+
+    def cuts(self, horizon: int) -> list[Clause]:
+        """Horizon-dependent cuts (distance-to-goal); [] when disabled."""
+        return []
+
+    def decode(self, true: set[int], horizon: int) -> list[str]:
+        raise NotImplementedError
+
+    # -- whole formula --------------------------------------------------------------------------
+    def clauses(self, horizon: int) -> list[Clause]:
+        out = self.initial()
+        for t in range(horizon):
+            out += self.layer(t)
+        return out + self.goal(horizon) + self.cuts(horizon)
+
+    def names(self) -> dict[int, str]:
+        """DIMACS variable -> readable key (e.g. 'at 3 5 7'), for the variable map."""
+        return {v: " ".join(str(x) for x in key) for v, key in self.pool.id2obj.items() if isinstance(key, tuple)}
+
+
+def _solve_limited(solver: Solver, assumptions: list[int], time_limit: float | None) -> bool | None:
+    """Solve; with a time limit, interrupt where the solver supports it.
+
+    Solvers without interrupts (CaDiCaL in python-sat) are time-limited by the caller running
+    them in a child process (see encoders/runner.py); here they simply run.
+    """
+    if time_limit is None or not supports_interrupt(solver):
+        return solver.solve(assumptions=assumptions)
+    timer = threading.Timer(max(time_limit, 0.0), solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+        solver.clear_interrupt()
+
+
+def supports_interrupt(solver: Solver) -> bool:
+    try:
+        solver.clear_interrupt()
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _answer(outcome: bool | None) -> Answer:
+    return Answer.UNKNOWN if outcome is None else (Answer.SAT if outcome else Answer.UNSAT)
+
+
+def solve_fixed(encoding: SatEncoding, horizon: int, solver_name: str = "cadical195",
+                time_limit: float | None = None) -> HorizonResult:
+    """Build the whole formula for one horizon and solve it with a fresh solver."""
+    started = time.perf_counter()
+    clauses = encoding.clauses(horizon)
+    built = time.perf_counter()
+    with Solver(name=solver_name, bootstrap_with=clauses) as solver:
+        outcome = _solve_limited(solver, [], time_limit)
+        solved = time.perf_counter()
+        moves = None
+        if outcome:
+            moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
+    return HorizonResult(horizon, _answer(outcome), moves, encoding.pool.top, len(clauses),
+                         built - started, solved - built)
+
+
+class IncrementalSat:
+    """One solver across horizons: layers are added once; goal and cuts sit behind assumptions."""
+
+    def __init__(self, encoding: SatEncoding, solver_name: str = "cadical195") -> None:
+        self.encoding = encoding
+        self.solver = Solver(name=solver_name)
+        self.built = 0
+        self.clause_count = 0
+        self._add(encoding.initial())
+
+    def _add(self, clauses: Iterable[Clause]) -> None:
+        for clause in clauses:
+            self.solver.add_clause(clause)
+            self.clause_count += 1
+
+    def solve(self, horizon: int, time_limit: float | None = None) -> HorizonResult:
+        started = time.perf_counter()
+        while self.built < horizon:
+            self._add(self.encoding.layer(self.built))
+            self.built += 1
+        act = self.encoding.var("activate", horizon)
+        self._add([-act] + clause for clause in self.encoding.goal(horizon) + self.encoding.cuts(horizon))
+        built = time.perf_counter()
+        outcome = _solve_limited(self.solver, [act], time_limit)
+        solved = time.perf_counter()
+        moves = None
+        if outcome:
+            moves = self.encoding.decode({lit for lit in self.solver.get_model() if lit > 0}, horizon)
+        self._add([[-act]])  # retire this horizon's goal for good
+        return HorizonResult(horizon, _answer(outcome), moves, self.encoding.pool.top, self.clause_count,
+                             built - started, solved - built)
+
+    def close(self) -> None:
+        self.solver.delete()

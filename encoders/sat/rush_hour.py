@@ -1,0 +1,482 @@
+"""Two SAT encodings of Rush Hour (both metrics) with step variables, and the board geometry
+they share with the CP-SAT encodings.
+
+Geometry (`Geometry`, a presolve that holds for every reachable state). A vehicle v of length
+L moves along one line; its offset (rear cell) is confined to an interval [lo_v, hi_v]: start
+from the whole line and shrink to a fixpoint, where a vehicle cannot pass a wall, cannot pass
+the *core* of another vehicle (the cells it covers at every offset of its interval: positions
+hi..lo+L-1), and vehicles on one line keep their order (off_u + L_u <= off_v when u comes first,
+so lo_v >= lo_u + L_u and hi_u <= hi_v - L_u). A vehicle with lo = hi never moves and is a
+constant. Walls therefore need no clauses, and non-overlap is only stated for a cell and a pair
+of vehicles that can both cover it: two crossing vehicles (perpendicular lines, one shared
+cell), or two vehicles on one line (their order).
+
+Both encodings share the action layer:
+    ("mv", v, t)   vehicle v moves at step t (t -> t+1); exactly one of the mv's (and ("idle", t)
+                   under `goal: by`) per step (CardEnc, encoding from options.card).
+    Under the step metric a moving vehicle changes its offset by exactly 1; under the slide
+    metric by any amount >= 1, and every cell it crosses must be empty at step t. Only the mover
+    changes, so the others' positions at t and t+1 agree.
+Cuts (all sound under `goal: by`, see encoders/base.py):
+    no_reversal: step metric, a vehicle does not move back at once; slide metric, a vehicle
+        never moves at two consecutive steps (the two slides merge into one, or cancel).
+    idle_at_end: idle(t) -> idle(t+1).
+    distance_cuts (horizon-dependent): the primary at step t is within T - t moves of its goal
+        offset g: step metric |off - g| <= T - t; slide metric the bound is 1, which only fixes
+        the primary at step T (the goal already does).
+    Commuting moves (always on, sound for every plan length): two consecutive moves of different
+        vehicles u > v that could be made in either order with the same result are forbidden in
+        the order (u, v). Any plan becomes one without such pairs by adjacent swaps (each swap
+        removes one inversion of the vehicle order), keeping its length, its end state, and,
+        for a shortest plan, the absence of reversals. Moves of two vehicles that share no cell
+        always commute; crossing vehicles u, v (shared cell c) fail to commute only when they
+        interact at c: under step, u leaves c and v then enters it (u covers c before its move,
+        v covers c after its own); under slide, both moves' traces (the cells between a
+        vehicle's old and new positions, both included) contain c. Vehicles on one line are
+        left unconstrained.
+
+`rh-order` (RushHourOrder): order-encoded offsets.
+    ("ge", v, j, t)   the offset of v at step t is >= j, for lo < j <= hi (j <= lo is true,
+                      j > hi false); ge(v, j+1, t) -> ge(v, j, t).
+    v covers the cell at position p of its line iff ge(v, p-L+1) & -ge(v, p+1), so "not both
+    u and v on the shared cell" is one 4-literal clause, and the order of two vehicles on a line
+    is 2-literal clauses ge(u, j) -> ge(v, j + L_u).
+    Frame: mv(v,t) | (ge(v,j,t) <-> ge(v,j,t+1)), two 3-literal clauses per bit.
+    Direction: one bit ("fwd", t) per step (+ = right/down; idle -> -fwd).
+    step: ge(v,j,t) -> ge(v,j-1,t+1) and ge(v,j,t+1) -> ge(v,j-1,t) for every vehicle (no
+        offset changes by more than 1: 2-literal clauses); mv & fwd: ge(v,j-1,t) -> ge(v,j,t+1);
+        mv & -fwd: ge(v,j,t+1) -> ge(v,j+1,t).
+    slide: mv & fwd: ge(v,j,t) -> ge(v,j+1,t+1) (off' > off); mv & -fwd: ge(v,j,t+1) ->
+        ge(v,j+1,t). Crossed cells: for a move forward, the rear offsets k with
+        ge(v,k,t+1) & -ge(v,k,t), i.e. off < k <= off', are exactly the rear offsets of the
+        cells swept by the front: the cell at position k+L-1 is crossed iff that conjunction
+        holds. Backward, the cell at position p is crossed iff ge(v,p+1,t) & -ge(v,p+1,t+1)
+        (off' <= p < off). So "a crossed cell is free at t" is, per cell and crossing vehicle
+        u, one 4-literal clause: -ge(v,k,t+1) | ge(v,k,t) | -cov(u,c,t) (cov = two literals),
+        with no mention of mv or the direction.
+`rh-onehot` (RushHourOneHot): one-hot offsets and explicit move actions.
+    ("pos", v, o, t)       v at offset o at step t; exactly one per (v, t).
+    ("go", v, o, o2, t)    v moves from o to o2 at step t (step metric: o2 = o +- 1; slide: any
+                           o2 != o); at most one per (v, t); go -> mv(v,t), mv(v,t) -> OR go.
+    ("occ", c, t)          some vehicle covers cell c at step t (pos -> occ; slide only).
+    Effects go -> pos(v,o,t), pos(v,o2,t+1). Explanatory frame: pos(v,o,t) & -pos(v,o,t+1) ->
+    OR of v's moves from o. Non-overlap: at most one of the pos literals covering a cell
+    (CardEnc). Slide: go -> -occ(c,t) for each cell crossed (cells v does not cover at t).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..base import EncodingOptions
+from .base import Clause, SatEncoding
+
+Lit = Any   # an int literal, or the constants True / False (always tested with `is`)
+
+
+class Geometry:
+    """Static facts of a board: offset intervals, which vehicles can cover which cells."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.vehicles = model.vehicles
+        self.n = len(self.vehicles)
+        self.length = [v.length for v in self.vehicles]
+        self.span = [model.cols if v.horizontal else model.rows for v in self.vehicles]
+        self.start = list(model.initial())
+        self.primary = model.primary
+        self.goal = model.goal_offset
+        self._presolve()
+        self.movable = [v for v in range(self.n) if self.lo[v] < self.hi[v]]
+        # coverers[cell]: (vehicle, position of the cell along its line) for vehicles that can cover it
+        self.coverers: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for v in range(self.n):
+            for p in range(self.lo[v], self.hi[v] + self.length[v]):
+                self.coverers.setdefault(self.cell(v, p), []).append((v, p))
+        # crossings: (u, pu, v, pv) with u < v perpendicular, both movable, sharing a coverable cell
+        self.crossings: list[tuple[int, int, int, int]] = []
+        self.crossing_of: dict[tuple[int, int], tuple[int, int]] = {}
+        for cell, cov in sorted(self.coverers.items()):
+            for i, (u, pu) in enumerate(cov):
+                for v, pv in cov[i + 1:]:
+                    a, b = (u, pu), (v, pv)
+                    if a[0] > b[0]:
+                        a, b = b, a
+                    if self.vehicles[a[0]].horizontal != self.vehicles[b[0]].horizontal:
+                        self.crossings.append((a[0], a[1], b[0], b[1]))
+                        self.crossing_of[a[0], b[0]] = (a[1], b[1])
+        # same_line: (u, v) on one line, u before v, both movable
+        self.same_line = [(u, v) for u in self.movable for v in self.movable
+                          if u != v and self._same_line(u, v) and self.start[u] < self.start[v]]
+
+    def cell(self, v: int, p: int) -> tuple[int, int]:
+        veh = self.vehicles[v]
+        return (veh.line, p) if veh.horizontal else (p, veh.line)
+
+    def _same_line(self, u: int, v: int) -> bool:
+        a, b = self.vehicles[u], self.vehicles[v]
+        return a.horizontal == b.horizontal and a.line == b.line
+
+    def _presolve(self) -> None:
+        n, L = self.n, self.length
+        lo = [0] * n
+        hi = [self.span[v] - L[v] for v in range(n)]
+        walls = set(self.model.walls)
+        pairs = [(u, v) for u in range(n) for v in range(n)
+                 if u != v and self._same_line(u, v) and self.start[u] < self.start[v]]
+        changed = True
+        while changed:
+            changed = False
+            core: dict[tuple[int, int], int] = {}
+            for v in range(n):
+                for p in range(hi[v], lo[v] + L[v]):
+                    core[self.cell(v, p)] = v
+            for v in range(n):
+                def free(p: int) -> bool:
+                    c = self.cell(v, p)
+                    return c not in walls and core.get(c, v) == v
+                a = b = self.start[v]
+                while a - 1 >= lo[v] and free(a - 1):
+                    a -= 1
+                while b + 1 <= hi[v] and free(b + L[v]):
+                    b += 1
+                if (a, b) != (lo[v], hi[v]):
+                    lo[v], hi[v], changed = a, b, True
+            for u, v in pairs:
+                if lo[v] < lo[u] + L[u]:
+                    lo[v], changed = lo[u] + L[u], True
+                if hi[u] > hi[v] - L[u]:
+                    hi[u], changed = hi[v] - L[u], True
+        self.lo, self.hi = lo, hi
+
+    def goal_reachable(self) -> bool:
+        p = self.primary
+        return self.lo[p] <= self.goal <= self.hi[p]
+
+    def covering_offsets(self, v: int, p: int) -> range:
+        """Offsets of v (within its interval) at which it covers position p of its line."""
+        return range(max(self.lo[v], p - self.length[v] + 1), min(self.hi[v], p) + 1)
+
+    def distance_ok(self, offset: int, t: int, horizon: int, metric: str) -> bool:
+        """Whether the primary may be at `offset` at step t (distance cut)."""
+        dist = abs(offset - self.goal)
+        if metric == "slide":
+            dist = min(dist, 1)
+        return dist <= horizon - t
+
+    def move_name(self, v: int, delta: int) -> str:
+        return f"{self.vehicles[v].name}{delta:+d}"
+
+
+def neg(lit: Lit) -> Lit:
+    if lit is True:
+        return False
+    if lit is False:
+        return True
+    return -lit
+
+
+class _RushHourSat(SatEncoding):
+    family = "rush-hour"
+    commute = True      # the commuting-moves cut (a class switch, for measurements)
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        super().__init__(model, options)
+        self.geo = Geometry(model)
+        self.slide = model.metric == "slide"
+        self.idle = options.goal == "by"
+        self._movable = set(self.geo.movable)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def emit(self, out: list[Clause], *lits: Lit) -> None:
+        """Append a clause whose literals may be the constants True / False."""
+        clause = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is not False:
+                clause.append(lit)
+        if not clause:  # every literal false: an unsatisfiable pair of units
+            z = self.var("false")
+            out += [[z], [-z]]
+            return
+        out.append(clause)
+
+    def _actions(self, t: int) -> list[Clause]:
+        """Movers and idle, the cuts on consecutive actions."""
+        out: list[Clause] = []
+        acts = [self.var("mv", v, t) for v in self.geo.movable]
+        if self.idle:
+            acts.append(self.var("idle", t))
+            out.append([-self.var("idle", t), -self.var("fwd", t)])
+            if self.options.idle_at_end and t > 0:
+                out.append([-self.var("idle", t - 1), self.var("idle", t)])
+        if acts:
+            out += self.exactly_one(acts)
+        else:
+            out += [[self.var("stuck", t)], [-self.var("stuck", t)]]
+        if t > 0 and self.options.no_reversal:
+            for v in self.geo.movable:
+                a, b = self.var("mv", v, t - 1), self.var("mv", v, t)
+                if self.slide:
+                    out.append([-a, -b])
+                else:
+                    f0, f1 = self.var("fwd", t - 1), self.var("fwd", t)
+                    out += [[-a, -b, f0, -f1], [-a, -b, -f0, f1]]
+        if t > 0 and self.commute:
+            out += self._commute(t)
+        return out
+
+    def _commute(self, t: int) -> list[Clause]:
+        """Forbid moves (u at t-1, v at t), u > v, that commute (see the module docstring)."""
+        out: list[Clause] = []
+        movable = self.geo.movable
+        for v in movable:
+            for u in movable:
+                if u <= v or self.geo._same_line(u, v):
+                    continue
+                a, b = -self.var("mv", u, t - 1), -self.var("mv", v, t)
+                key = (v, u)
+                if key not in self.geo.crossing_of:
+                    out.append([a, b])
+                    continue
+                pv, pu = self.geo.crossing_of[key]
+                for lits in self._interacts(u, pu, v, pv, t):
+                    self.emit(out, a, b, *lits)
+        return out
+
+    def _interacts(self, u: int, pu: int, v: int, pv: int, t: int) -> Iterable[list[Lit]]:
+        raise NotImplementedError
+
+    # -- goal, cuts ---------------------------------------------------------------------------
+    def goal(self, horizon: int) -> list[Clause]:
+        out: list[Clause] = []
+        p, g = self.geo.primary, self.geo.goal
+        for lits in self.at_offset(p, g, horizon):
+            self.emit(out, *lits)
+        return out
+
+    def cuts(self, horizon: int) -> list[Clause]:
+        out: list[Clause] = []
+        if not self.options.distance_cuts:
+            return out
+        p = self.geo.primary
+        for t in range(horizon + 1):
+            for o in range(self.geo.lo[p], self.geo.hi[p] + 1):
+                if not self.geo.distance_ok(o, t, horizon, self.model.metric):
+                    self.emit(out, *self.not_at_offset(p, o, t))
+        return out
+
+    def at_offset(self, v: int, o: int, t: int) -> list[list[Lit]]:
+        raise NotImplementedError
+
+    def not_at_offset(self, v: int, o: int, t: int) -> list[Lit]:
+        raise NotImplementedError
+
+
+class RushHourOrder(_RushHourSat):
+    """Order-encoded offsets ("offset >= j" bits), mover and direction bits."""
+
+    name = "rh-order"
+
+    def ge(self, v: int, j: int, t: int) -> Lit:
+        if j <= self.geo.lo[v]:
+            return True
+        if j > self.geo.hi[v]:
+            return False
+        return self.var("ge", v, j, t)
+
+    def cov(self, v: int, p: int, t: int) -> tuple[Lit, Lit]:
+        """v covers position p at t iff a & -b for the returned (a, b)."""
+        return self.ge(v, p - self.geo.length[v] + 1, t), self.ge(v, p + 1, t)
+
+    def at_offset(self, v: int, o: int, t: int) -> list[list[Lit]]:
+        return [[self.ge(v, o, t)], [neg(self.ge(v, o + 1, t))]]
+
+    def not_at_offset(self, v: int, o: int, t: int) -> list[Lit]:
+        return [neg(self.ge(v, o, t)), self.ge(v, o + 1, t)]
+
+    def offset(self, true: set[int], v: int, t: int) -> int:
+        o = self.geo.lo[v]
+        while o < self.geo.hi[v] and self.var("ge", v, o + 1, t) in true:
+            o += 1
+        return o
+
+    def _state(self, t: int) -> list[Clause]:
+        out: list[Clause] = []
+        geo = self.geo
+        for v in geo.movable:
+            for j in range(geo.lo[v] + 1, geo.hi[v]):
+                out.append([-self.var("ge", v, j + 1, t), self.var("ge", v, j, t)])
+        for u, pu, v, pv in geo.crossings:
+            a, b = self.cov(u, pu, t)
+            c, d = self.cov(v, pv, t)
+            self.emit(out, neg(a), b, neg(c), d)
+        for u, v in geo.same_line:
+            for j in range(geo.lo[u] + 1, geo.hi[u] + 1):
+                self.emit(out, neg(self.ge(u, j, t)), self.ge(v, j + geo.length[u], t))
+        return out
+
+    def initial(self) -> list[Clause]:
+        out = self._state(0)
+        for v in self.geo.movable:
+            for lits in self.at_offset(v, self.geo.start[v], 0):
+                self.emit(out, *lits)
+        return out
+
+    def layer(self, t: int) -> list[Clause]:
+        geo = self.geo
+        out = self._state(t + 1) + self._actions(t)
+        fwd = self.var("fwd", t)
+        for v in geo.movable:
+            m = self.var("mv", v, t)
+            lo, hi = geo.lo[v], geo.hi[v]
+            for j in range(lo + 1, hi + 1):
+                x, y = self.var("ge", v, j, t), self.var("ge", v, j, t + 1)
+                out += [[m, -x, y], [m, x, -y]]
+            if self.slide:
+                for j in range(lo, hi + 1):
+                    self.emit(out, -m, -fwd, neg(self.ge(v, j, t)), self.ge(v, j + 1, t + 1))
+                    self.emit(out, -m, fwd, neg(self.ge(v, j, t + 1)), self.ge(v, j + 1, t))
+            else:
+                for j in range(lo + 1, hi + 1):
+                    self.emit(out, neg(self.ge(v, j, t)), self.ge(v, j - 1, t + 1))
+                    self.emit(out, neg(self.ge(v, j, t + 1)), self.ge(v, j - 1, t))
+                for j in range(lo + 1, hi + 2):
+                    self.emit(out, -m, -fwd, neg(self.ge(v, j - 1, t)), self.ge(v, j, t + 1))
+                for j in range(lo, hi + 1):
+                    self.emit(out, -m, fwd, neg(self.ge(v, j, t + 1)), self.ge(v, j + 1, t))
+        if self.slide:
+            out += self._crossed(t)
+        return out
+
+    def _crossed(self, t: int) -> list[Clause]:
+        """Slide: every cell a mover crosses is free at step t (one clause per cell and crosser)."""
+        out: list[Clause] = []
+        geo = self.geo
+        for u, pu, v, pv in geo.crossings:
+            for mover, p, other, q in ((u, pu, v, pv), (v, pv, u, pu)):
+                a, b = self.cov(other, q, t)
+                k = p - geo.length[mover] + 1      # forward: rear offset k with off < k <= off'
+                self.emit(out, neg(self.ge(mover, k, t + 1)), self.ge(mover, k, t), neg(a), b)
+                # backward: off' <= p < off
+                self.emit(out, neg(self.ge(mover, p + 1, t)), self.ge(mover, p + 1, t + 1), neg(a), b)
+        return out
+
+    def _interacts(self, u: int, pu: int, v: int, pv: int, t: int) -> Iterable[list[Lit]]:
+        L = self.geo.length
+        if not self.slide:
+            a, b = self.cov(u, pu, t - 1)          # u covered the shared cell before its move
+            c, d = self.cov(v, pv, t + 1)          # v covers it after its move
+            return [[a], [neg(b)], [c], [neg(d)]]
+        out = []
+        for w, p, s in ((u, pu, t - 1), (v, pv, t)):
+            # the trace of w over step s contains p: not both offsets > p, not both < p-L+1
+            out.append([neg(self.ge(w, p + 1, s)), neg(self.ge(w, p + 1, s + 1))])
+            out.append([self.ge(w, p - L[w] + 1, s), self.ge(w, p - L[w] + 1, s + 1)])
+        return out
+
+    def decode(self, true: set[int], horizon: int) -> list[str]:
+        moves = []
+        for t in range(horizon):
+            for v in self.geo.movable:
+                if self.var("mv", v, t) in true:
+                    delta = self.offset(true, v, t + 1) - self.offset(true, v, t)
+                    moves.append(self.geo.move_name(v, delta))
+        return moves
+
+
+class RushHourOneHot(_RushHourSat):
+    """One-hot offsets and explicit (vehicle, from, to) move actions."""
+
+    name = "rh-onehot"
+
+    def pos(self, v: int, o: int, t: int) -> Lit:
+        if not self.geo.lo[v] <= o <= self.geo.hi[v]:
+            return False
+        if self.geo.lo[v] == self.geo.hi[v]:
+            return True
+        return self.var("pos", v, o, t)
+
+    def at_offset(self, v: int, o: int, t: int) -> list[list[Lit]]:
+        return [[self.pos(v, o, t)]]
+
+    def not_at_offset(self, v: int, o: int, t: int) -> list[Lit]:
+        return [neg(self.pos(v, o, t))]
+
+    def moves_of(self, v: int) -> list[tuple[int, int]]:
+        lo, hi = self.geo.lo[v], self.geo.hi[v]
+        if self.slide:
+            return [(o, o2) for o in range(lo, hi + 1) for o2 in range(lo, hi + 1) if o2 != o]
+        return [(o, o2) for o in range(lo, hi + 1) for o2 in (o - 1, o + 1) if lo <= o2 <= hi]
+
+    def go(self, v: int, o: int, o2: int, t: int) -> int:
+        return self.var("go", v, o, o2, t)
+
+    def covers(self, v: int, p: int, t: int) -> list[Lit]:
+        """The pos literals of v covering position p of its line at step t."""
+        return [self.pos(v, o, t) for o in self.geo.covering_offsets(v, p)]
+
+    def _state(self, t: int) -> list[Clause]:
+        out: list[Clause] = []
+        geo = self.geo
+        for v in geo.movable:
+            out += self.exactly_one([self.var("pos", v, o, t) for o in range(geo.lo[v], geo.hi[v] + 1)])
+        for cell, cov in geo.coverers.items():
+            lits = [x for v, p in cov if v in self._movable for x in self.covers(v, p, t)]
+            out += self.at_most_one(lits)
+            if self.slide:
+                for x in lits:
+                    out.append([-x, self.var("occ", cell, t)])
+        return out
+
+    def initial(self) -> list[Clause]:
+        out = self._state(0)
+        for v in self.geo.movable:
+            out.append([self.var("pos", v, self.geo.start[v], 0)])
+        return out
+
+    def layer(self, t: int) -> list[Clause]:
+        geo = self.geo
+        out = self._state(t + 1) + self._actions(t)
+        fwd = self.var("fwd", t)
+        for v in geo.movable:
+            m = self.var("mv", v, t)
+            moves = self.moves_of(v)
+            gos = [self.go(v, o, o2, t) for o, o2 in moves]
+            out.append([-m] + gos)
+            out += self.at_most_one(gos)
+            leaving: dict[int, list[int]] = {}
+            for (o, o2), g in zip(moves, gos):
+                leaving.setdefault(o, []).append(g)
+                out += [[-g, m], [-g, self.var("pos", v, o, t)], [-g, self.var("pos", v, o2, t + 1)],
+                        [-g, fwd if o2 > o else -fwd]]
+                if self.slide:
+                    L = geo.length[v]
+                    crossed = range(o + L, o2 + L) if o2 > o else range(o2, o)
+                    for p in crossed:
+                        out.append([-g, -self.var("occ", geo.cell(v, p), t)])
+                elif self.options.no_reversal and t > 0:
+                    out.append([-g, -self.go(v, o2, o, t - 1)])
+            for o in range(geo.lo[v], geo.hi[v] + 1):
+                out.append([-self.var("pos", v, o, t), self.var("pos", v, o, t + 1)] + leaving[o])
+        return out
+
+    def _interacts(self, u: int, pu: int, v: int, pv: int, t: int) -> Iterable[list[Lit]]:
+        geo = self.geo
+        if not self.slide:
+            return [self.covers(u, pu, t - 1), self.covers(v, pv, t + 1)]
+        out = []
+        for w, p, s in ((u, pu, t - 1), (v, pv, t)):
+            L = geo.length[w]
+            out.append([self.go(w, o, o2, s) for o, o2 in self.moves_of(w)
+                        if min(o, o2) <= p and max(o, o2) + L - 1 >= p])
+        return out
+
+    def decode(self, true: set[int], horizon: int) -> list[str]:
+        moves = []
+        for t in range(horizon):
+            for v in self.geo.movable:
+                for o, o2 in self.moves_of(v):
+                    if self.go(v, o, o2, t) in true:
+                        moves.append(self.geo.move_name(v, o2 - o))
+        return moves

@@ -1,0 +1,316 @@
+"""Planning search for Rush Hour (seed 001: Bird's "planning solves the Rush Hour problem").
+
+The idea is the one a person uses: "to get the primary out I must move it through these cells;
+the next cell is taken by C, so C has to go up or down out of the way; going down, C's next
+cell is taken by F, so F has to move first ...". A search path is
+
+    (moves so far, state, plan)
+
+where the plan is a list of pending goal moves `(vehicle, cell)`: "vehicle moves one cell so
+that it newly covers `cell`" (cells are positions along the vehicle's own row or column). The
+start path's plan is the primary's walk to the exit, one cell at a time. A path has two kinds
+of successors:
+
+* asuccs (plan-following): make the plan concrete. If its first move cannot be made now, it is
+  replaced by the freeing moves of whatever blocks the target cell -- the blocker shifted
+  forward or backward along its line just far enough to clear the cell, each direction where
+  it fits on the board -- and that recursively, until the first move is legal. Every concrete
+  plan obtained this way yields a child: make its first move, keep the rest of the plan. Like
+  Bird, a premove list is skipped when it contains a move already in the plan (this stops
+  "A waits for B which waits for A" loops and makes the recursion finite). These children go
+  to the FRONT of a deque, so plans are followed depth-first.
+* bsuccs (free moves): every legal single-cell move, each with a fresh goal plan. These go to
+  the BACK, so they are tried breadth-first once the front runs dry.
+
+A set of closed states stops re-expansion. When the front list is empty the back list becomes
+the front (Bird's `psearch` with two lists).
+
+Generalisations over Bird's program (6x6, cells numbered 1..41 in rows of 7, exit at cell 20,
+no walls, vehicles of length 2 and 3, horizontal primary exiting right):
+  - any board size, vehicle lengths and orientations, walls, any exit side;
+  - leading plan moves that already hold (the vehicle covers the cell, e.g. because a premove
+    shifted a vehicle the plan mentions later) are dropped; Bird's `mkplans` has no case for
+    them. As in Bird, the first move is expanded into single cells from where its vehicle is
+    now, so the fresh goal plan is stored as one move (primary, exit cell);
+  - children whose state is already closed are not queued (Bird queues them and skips them
+    when they are taken: the same search, less memory);
+  - premove lists that cross a wall are dropped at once: a wall can never be freed;
+  - the back list is first-in first-out (Bird prepends each expansion's free moves to it;
+    either way it holds the paths one free move further out, the order within it is arbitrary);
+  - the goal test is made when a path is taken from the deque, as in Bird.
+
+Metrics. The search itself is on single-cell moves. Under the `step` metric the plan is those
+moves; under `slide` consecutive single-cell moves of one vehicle in one direction are merged
+into one slide, which is legal (nothing else moved in between and every crossed cell was free)
+and is what a slide player would do. The plan is therefore legal under either metric. (Making
+the free moves whole slides instead was tried: on seed 000's board it gives a longer plan, 116
+slides against 94, after twice the expansions; it is used only under a cap, below.)
+
+Not optimal. The plan-following children are explored depth-first, so the first goal reached
+is the end of whatever plan happened to work first, detours included; the closed set then
+keeps that long route even where a shorter one through the same states exists. The search is
+fast because few expansions are needed when plans work out (compare `front_expansions` and
+`back_expansions` in the statistics with the nodes of `bfs`), not because its plans are short.
+
+Under a move cap (`max_moves`) the search is made exhaustive, so it never returns a plan over
+the cap and an empty deque is a proof. Each path carries its cost: the number of moves on it.
+A child is dropped when its cost plus the model's admissible bound `h` exceeds the cap, and a
+state is expanded again when a cheaper path reaches it (the closed set becomes "cheapest cost
+expanded at"). Every expansion generates every free move, so, as in a depth-bounded graph
+search with re-opening, a plan within the cap is found whenever one exists, whatever the order
+of the deque. Under `slide` the free moves are then the model's slides (any distance) and every
+move costs 1; plan-following moves are still single cells costing 1 each, and merging them can
+only shorten the plan, so the returned plan is within the cap too. This costs re-expansions:
+with a cap at the optimum the capped search does several times the work of `bfs`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..context import LimitReached, SearchContext
+from ..types import Request, Result, Status
+from .common import POLL_EVERY, finish
+
+ENGINE = "plan"
+FREE = -1
+WALL = -2
+PLAN_POLL_EVERY = 16384  # plan-making steps between limit checks (a plan can branch a lot)
+
+
+class _Board:
+    """The model's geometry as plain integer tables: cells, owners, single-cell moves."""
+
+    def __init__(self, model: Any) -> None:
+        rows, cols = model.rows, model.cols
+        vehicles = model.vehicles
+        self.lengths = tuple(v.length for v in vehicles)
+        self.spans = tuple(cols if v.horizontal else rows for v in vehicles)
+        self.vertical = tuple(not v.horizontal for v in vehicles)
+        # cell[v][p]: board cell index (row * cols + col) of position p along v's line
+        self.cell = tuple(
+            tuple(v.line * cols + p if v.horizontal else p * cols + v.line for p in range(span))
+            for v, span in zip(vehicles, self.spans))
+        self.cols = cols
+        empty = [FREE] * (rows * cols)
+        for r, c in model.walls:
+            empty[r * cols + c] = WALL
+        self.empty = empty
+        p = model.primary
+        # the primary's goal: cover the last cell on the exit side
+        target = self.spans[p] - 1 if model.exit in ("right", "down") else 0
+        self.goal_plan = ((p, target),)
+
+    def owners(self, state: bytes) -> list[int]:
+        """Per board cell: the vehicle on it, FREE or WALL."""
+        own = self.empty.copy()
+        cell, lengths = self.cell, self.lengths
+        for v, o in enumerate(state):
+            cv = cell[v]
+            for q in range(o, o + lengths[v]):
+                own[cv[q]] = v
+        return own
+
+    def free_moves(self, state: bytes, own: list[int]) -> list[tuple[int, int]]:
+        """Every legal single-cell move as (vehicle, newly covered position); `-` before `+`."""
+        out = []
+        cell, lengths, spans = self.cell, self.lengths, self.spans
+        for v, o in enumerate(state):
+            cv = cell[v]
+            if o > 0 and own[cv[o - 1]] == FREE:
+                out.append((v, o - 1))
+            f = o + lengths[v]
+            if f < spans[v] and own[cv[f]] == FREE:
+                out.append((v, f))
+        return out
+
+    def apply(self, state: bytes, move: tuple[int, int]) -> tuple[bytes, tuple[int, int]]:
+        """The state after a legal single-cell move, and the move as a model action (v, +-1)."""
+        v, c = move
+        o = state[v]
+        d = 1 if c == o + self.lengths[v] else -1
+        return state[:v] + bytes((o + d,)) + state[v + 1:], (v, d)
+
+    def newplans(self, state: bytes, own: list[int], plan: tuple, counter: list[int],
+                 ctx: SearchContext) -> list[tuple]:
+        """Every concrete version of `plan` whose first move is legal in `state` (Bird's newplans)."""
+        lengths, spans, cell = self.lengths, self.spans, self.cell
+        i, n = 0, len(plan)
+        while i < n:                              # drop goal moves that already hold
+            v, c = plan[i]
+            o = state[v]
+            if not o <= c < o + lengths[v]:
+                break
+            i += 1
+        if i == n:
+            return []
+        v, c = plan[i]
+        o = state[v]
+        f = o + lengths[v]
+        # expand the first goal move into single cells from where the vehicle is now
+        head = (tuple((v, q) for q in range(f, c + 1)) if c >= f
+                else tuple((v, q) for q in range(o - 1, c - 1, -1)))
+        out: list[tuple] = []
+        stack = [head + plan[i + 1:]]
+        cols = self.cols
+        while stack:
+            counter[0] += 1
+            if counter[0] % PLAN_POLL_EVERY == 0:
+                ctx.poll()
+            ms = stack.pop()
+            w, c = ms[0]                          # always adjacent to w, on the board
+            at = cell[w][c]
+            b = own[at]
+            if b == FREE:
+                out.append(ms)
+                continue
+            if b == WALL:
+                continue                          # a wall is never freed
+            # the blocker b must clear position q of its own line: forward or backward
+            q = at // cols if self.vertical[b] else at % cols
+            ob, lb, cb = state[b], lengths[b], cell[b]
+            fwd = tuple((b, p) for p in range(ob + lb, q + lb + 1)) if q + lb < spans[b] else None
+            back = tuple((b, p) for p in range(ob - 1, q - lb - 1, -1)) if q - lb >= 0 else None
+            options = (back, fwd) if self.vertical[b] else (fwd, back)   # Bird: up first, right first
+            children = []
+            for pms in options:
+                if pms is None:
+                    continue
+                if any(own[cb[p]] == WALL for _, p in pms):
+                    continue
+                if any(m in ms for m in pms):     # Bird: no move already in the plan
+                    continue
+                children.append(pms + ms)
+            stack.extend(reversed(children))      # depth-first, first option first
+        return out
+
+
+def _actions(trail: Any) -> list[tuple[int, int]]:
+    out = []
+    while trail is not None:
+        trail, action = trail
+        out.append(action)
+    out.reverse()
+    return out
+
+
+def _merge(actions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Consecutive single-cell moves of one vehicle in one direction as one slide."""
+    out: list[tuple[int, int]] = []
+    for v, d in actions:
+        if out and out[-1][0] == v and (out[-1][1] > 0) == (d > 0):
+            out[-1] = (v, out[-1][1] + d)
+        else:
+            out.append((v, d))
+    return out
+
+
+def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+    """Bird's planning search, generalised; a plan, not a shortest one."""
+    if getattr(model, "family", None) != "rush-hour":
+        return finish(ctx, ENGINE, model, Status.UNSUPPORTED,
+                      message="the planning search knows Rush Hour only (its plans free a vehicle's path)")
+    board = _Board(model)
+    cap = request.max_moves
+    slide = model.metric == "slide"
+    # Under a cap with the slide metric the free moves are the model's slides (see the docstring).
+    slide_edges = slide and cap is not None
+    stats = ctx.stats
+    ctx.phase = "plan"
+    counter = [0]
+    front_expansions = back_expansions = layers = plan_children = 0
+
+    # A path: (state, plan or None for a fresh goal plan, trail, cost); trail = (trail, action)
+    # is the path's own move list, shared with its parent, so a re-expanded state cannot mix
+    # two routes.
+    start = model.initial()
+    front: list[tuple] = [(start, None, None, 0)]
+    back: list[tuple] = []
+    closed: set[bytes] = set()           # no cap: Bird's closed set
+    best: dict[bytes, int] = {}          # a cap: the cheapest cost each state was expanded at
+    pruned = False
+
+    def seen() -> int:
+        return len(best) if cap is not None else len(closed)
+
+    def record() -> None:
+        stats.states = seen()
+        stats.extra.update(front_expansions=front_expansions, back_expansions=back_expansions,
+                           layers=layers, plan_children=plan_children, plan_steps=counter[0])
+
+    def done(status: Status, actions: Any = None, message: str = "", lower: int | None = None) -> Result:
+        record()
+        return finish(ctx, ENGINE, model, status, actions, lower, message)
+
+    def admit(child: bytes, cg: int) -> bool:
+        """Whether a child path is worth queueing (not closed; under a cap: not dominated, fits)."""
+        nonlocal pruned
+        if cap is None:
+            return child not in closed
+        if best.get(child, cg + 1) <= cg:
+            return False
+        if cg + model.h(child) > cap:
+            pruned = True
+            return False
+        return True
+
+    try:
+        while True:
+            if not front:
+                if not back:
+                    break
+                back.reverse()                    # pop() then takes them first-in first-out
+                front, back = back, []
+                layers += 1
+            state, plan, trail, g = front.pop()
+            if model.is_goal(state):
+                actions = _actions(trail)
+                if slide:
+                    actions = _merge(actions)
+                stats.depth = len(actions)
+                return done(Status.SOLVED, actions)
+            if cap is None:
+                if state in closed:
+                    continue
+                closed.add(state)
+            else:
+                if best.get(state, g + 1) <= g:
+                    continue
+                best[state] = g
+            stats.nodes += 1
+            if plan is None:
+                back_expansions += 1
+                plan = board.goal_plan
+            else:
+                front_expansions += 1
+            if stats.nodes % POLL_EVERY == 0:
+                stats.states = seen()
+                ctx.poll()
+            own = board.owners(state)
+
+            # asuccs: every concrete plan, its first move made; depth-first (front)
+            kids = []
+            for ms in board.newplans(state, own, plan, counter, ctx):
+                child, action = board.apply(state, ms[0])
+                stats.generated += 1
+                if admit(child, g + 1):
+                    kids.append((child, ms[1:], (trail, action), g + 1))
+            plan_children += len(kids)
+            front.extend(reversed(kids))
+
+            # bsuccs: every free move with a fresh goal plan; breadth-first (back)
+            if slide_edges:
+                free = list(model.successors(state))
+            else:
+                free = [board.apply(state, move)[::-1] for move in board.free_moves(state, own)]
+            for action, child in free:
+                stats.generated += 1
+                if admit(child, g + 1):
+                    back.append((child, None, (trail, action), g + 1))
+    except (LimitReached, KeyboardInterrupt, MemoryError):
+        record()                              # the runner reports the limit; keep the counts
+        raise
+
+    if cap is not None and pruned:
+        return done(Status.NO_PLAN_WITHIN_CAP, lower=cap + 1,
+                    message=f"no plan within {cap} moves (the capped planning search is exhaustive)")
+    return done(Status.UNSOLVABLE, message=f"all {seen()} reachable states explored, none is a goal")
