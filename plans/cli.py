@@ -115,6 +115,49 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tiles only: read moves as blank directions, seed digits or tile faces")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("verify", help="prove the minimal move count with independent certificates")
+    p.add_argument("file")
+    p.add_argument("--claim", type=_whole(0, MAX_CAP), metavar="N", help="check a claimed minimum instead")
+    p.add_argument("--metric")
+    p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
+    p.add_argument("--solver", default="cadical195", help="python-sat solver for SAT encodings")
+    p.add_argument("--workers", type=_whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    p.add_argument("--json", action="store_true")
+    limits(p)
+
+    p = sub.add_parser("compare", help="run every encoding x solver at one horizon and tabulate")
+    p.add_argument("file")
+    p.add_argument("--horizon", type=_whole(0, MAX_CAP), metavar="T", help="default: the proved optimum")
+    p.add_argument("--metric")
+    p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
+    p.add_argument("--solvers", nargs="+", default=["cadical195", "glucose4"], metavar="NAME",
+                   help="python-sat solvers for the SAT encodings")
+    p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
+    p.add_argument("--workers", type=_whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    p.add_argument("--repeat", type=_whole(1, 100), default=1, metavar="K")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    out.add_argument("--json", action="store_true")
+    limits(p)
+
+    p = sub.add_parser("export", help="write the instance at a horizon for outside solvers and planners")
+    p.add_argument("file")
+    p.add_argument("--horizon", type=_whole(0, MAX_CAP), required=True, metavar="T")
+    p.add_argument("--to", required=True, choices=["dimacs", "cpsat", "pddl"])
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="dimacs: the CNF file (plus OUT.map.json); cpsat: the proto (.pb binary, else text); "
+                        "pddl: a directory for domain.pddl and problem.pddl")
+    p.add_argument("--encoding", help="default: the family's first encoding for that backend")
+    p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
+    p.add_argument("--metric")
+
+    p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
+    p.add_argument("file")
+    p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs")
+    p.add_argument("solution", help="the solver's model: 'v 1 -2 ... 0' lines or integers")
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("convert", help="write the puzzle in another notation")
     p.add_argument("file")
     p.add_argument("--to", required=True, choices=["grid", "vehicles", "yaml"],
@@ -245,6 +288,169 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.valid else EXIT_NEGATIVE
 
 
+def _encodings_arg(model: Any, names: list[str] | None, default_one_per_backend: bool) -> list[str]:
+    from puzzleplan.encoders.base import encodings_for
+    known = encodings_for(model.family)
+    if names:
+        for name in names:
+            if name not in known:
+                raise InputError(f"--encodings: no encoding {name!r} for {model.family} "
+                                 f"(available: {', '.join(known) or 'none'})")
+        return names
+    if not known:
+        raise InputError(f"no encodings for {model.family}")
+    if default_one_per_backend:
+        return [n for b in ("sat", "cpsat") for n in encodings_for(model.family, b)[:1]]
+    return known
+
+
+def _native_optimum(model: Any, args: argparse.Namespace) -> Result:
+    ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
+    return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=_limits(args)), ctx)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from puzzleplan.encoders.certify import Certificate, certify
+    model = _load(args)
+    encodings = _encodings_arg(model, args.encodings, True)
+    native = _native_optimum(model, args)
+    if not native.status.has_plan:
+        payload = {"optimal": None, "agree": False, "status": native.status.value, "message": native.message,
+                   "certificates": []}
+        if args.json:
+            print(json.dumps(payload))
+        else:
+            print(f"native {native.engine}: {native.status.value}: {native.message}")
+        return native.status.exit_code
+    optimum = native.plan.length
+    claim = optimum if args.claim is None else args.claim
+    rows = [Certificate(native.engine, f"optimum {claim}", "holds" if optimum == claim else f"fails: optimum is {optimum}",
+                        native.stats.seconds, list(native.plan.moves), optimum == claim)]
+    rows += certify(model, claim, encodings, args.solver, args.workers, args.time_limit)
+    agree = all(r.holds for r in rows)
+    if args.json:
+        print(json.dumps({"optimal": optimum, "claim": claim, "agree": agree,
+                          "certificates": [r.as_dict() for r in rows]}))
+    else:
+        print(f"puzzle:  {_describe(model)}")
+        print(f"{'method':34} {'claim':44} {'result':24} seconds")
+        for r in rows:
+            print(f"{r.method:34} {r.claim:44} {r.result:24} {r.seconds:.3f}")
+        if agree:
+            print(f"verified: the minimal move count is {claim}")
+        else:
+            print("DISAGREEMENT:")
+            for r in rows:
+                if r.plan is not None:
+                    print(f"  {r.method} ({r.claim}): {' '.join(r.plan)}")
+    return EXIT_OK if agree else EXIT_NEGATIVE
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    import csv
+    from dataclasses import asdict
+    from puzzleplan.encoders.certify import compare, proof_options
+    model = _load(args)
+    encodings = _encodings_arg(model, args.encodings, False)
+    horizon = args.horizon
+    if horizon is None:
+        native = _native_optimum(model, args)
+        if not native.status.has_plan:
+            raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
+        horizon = native.plan.length
+    options = proof_options(model)[0]
+    if args.goal:
+        options = options.with_(goal=args.goal)
+    trials = []
+    header = f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} {'result':>7} {'length':>6}"
+    if not args.json:
+        print(f"puzzle:  {_describe(model)}  horizon {horizon}, goal {options.goal}")
+        print(header)
+    for t in compare(model, horizon, encodings, args.solvers, args.repeat, options, args.workers, args.time_limit):
+        trials.append(t)
+        if not args.json:
+            length = "" if t.length is None else str(t.length)
+            print(f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {t.variables:>8} {t.constraints:>9} "
+                  f"{t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result:>7} {length:>6}", flush=True)
+        if t.valid is False:
+            raise EngineBug(f"encoding {t.encoding} decoded a plan the checker rejects")
+    if args.json:
+        print(json.dumps([asdict(t) for t in trials]))
+    if args.csv:
+        fields = ["encoding", "solver", "horizon", "variables", "constraints", "build_seconds", "solve_seconds",
+                  "result", "length", "repeat"]
+        try:
+            with open(args.csv, "w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+                writer.writeheader()
+                writer.writerows(asdict(t) for t in trials)
+        except OSError as exc:
+            raise InputError(f"{args.csv}: cannot write: {exc.strerror}") from None
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+    from puzzleplan.encoders.certify import proof_options
+    from puzzleplan.encoders.export import export_cpsat, export_dimacs
+    from puzzleplan.encoders.pddl import pddl_for
+    model = _load(args)
+    out = Path(args.output)
+    try:
+        if args.to == "pddl":
+            domain, problem = pddl_for(model)
+            out.mkdir(parents=True, exist_ok=True)
+            _write_atomically(str(out / "domain.pddl"), domain)
+            _write_atomically(str(out / "problem.pddl"), problem)
+            print(f"wrote {out / 'domain.pddl'} and {out / 'problem.pddl'}")
+            return EXIT_OK
+        backend = "sat" if args.to == "dimacs" else "cpsat"
+        encoding = args.encoding or next(iter(_backend_encodings(model, backend)), None)
+        if encoding not in _backend_encodings(model, backend):
+            raise InputError(f"--encoding: expected a {backend} encoding for {model.family} "
+                             f"({', '.join(_backend_encodings(model, backend)) or 'none'}), got {encoding!r}")
+        options = proof_options(model)[0]
+        if args.goal:
+            options = options.with_(goal=args.goal)
+        if args.to == "dimacs":
+            map_path = export_dimacs(model, encoding, options, args.horizon, out)
+            print(f"wrote {out} and the variable map {map_path}")
+        else:
+            export_cpsat(model, encoding, options, args.horizon, out)
+            print(f"wrote {out}")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def _backend_encodings(model: Any, backend: str) -> list[str]:
+    from puzzleplan.encoders.base import encodings_for
+    return encodings_for(model.family, backend)
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    from puzzleplan.encoders.export import decode_dimacs
+    model = _load(args)
+    try:
+        map_text = open(args.map, encoding="utf-8").read()
+        solution = open(args.solution, encoding="utf-8").read()
+    except OSError as exc:
+        raise InputError(f"{exc.filename}: cannot read: {exc.strerror}") from None
+    try:
+        moves = decode_dimacs(model, map_text, solution)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{args.map}: {exc}") from None
+    report = check_plan(model, moves)
+    if args.json:
+        print(json.dumps({"plan": moves, "length": len(moves), **report.as_dict()}))
+    else:
+        print(f"plan:    {' '.join(moves)}")
+        print(report.summary())
+    return EXIT_OK if report.valid else EXIT_NEGATIVE
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     model = load(args.file)
     kinds = getattr(model, "notations", ())
@@ -267,6 +473,9 @@ def _write_atomically(path: str, text: str) -> None:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzleplan-")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the file normal permissions
         os.replace(tmp, target)
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror}") from None
@@ -281,6 +490,7 @@ def cmd_engines(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "convert": cmd_convert,
+            "verify": cmd_verify, "compare": cmd_compare, "export": cmd_export, "decode": cmd_decode,
             "engines": cmd_engines}
 
 
@@ -289,6 +499,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (ModelError, InputError) as exc:
+        print(f"puzzleplan: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except ValueError as exc:  # bad engine options (e.g. CP-SAT parameters), raised before any search
         print(f"puzzleplan: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except EngineBug as exc:

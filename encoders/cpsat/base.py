@@ -9,6 +9,7 @@ import time
 from typing import Any, ClassVar
 
 from google.protobuf import text_format
+from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
 from ..base import Answer, EncodingOptions, HorizonResult
@@ -40,10 +41,11 @@ def solver_parameters(text: str | None, workers: int | None, time_limit: float |
     """A CpSolver with SatParameters from text, then workers and the time limit on top."""
     solver = cp_model.CpSolver()
     if text:
-        try:
-            text_format.Parse(text, solver.parameters)
+        try:  # validate with the protobuf message first: a clean one-line error, nothing logged
+            text_format.Parse(text, sat_parameters_pb2.SatParameters())
         except text_format.ParseError as exc:
             raise ValueError(f"CP-SAT parameters: {exc}") from None
+        solver.parameters.parse_text_format(text)
     if workers is not None:
         solver.parameters.num_workers = workers
     if time_limit is not None:

@@ -1,0 +1,193 @@
+"""Bounded-horizon encodings: correctness against search, soundness of UNSAT, CLI (verify, compare, export)."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogue import EXAMPLES
+from helpers import run_cli, run_json
+from puzzleplan.encoders.base import Answer, EncodingOptions, encodings_for, proves_no_plan_up_to
+from puzzleplan.encoders.certify import proof_options, solve_one
+from puzzleplan.models import load, loads
+from puzzleplan.models.tiles import TilesPuzzle
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.solve import solve
+from puzzleplan.plans.types import Limits, Request, Status
+
+TILES = encodings_for("tiles")
+SMALL = EXAMPLES / "tiles" / "seed-002-small.yaml"
+SAFE = EXAMPLES / "tiles" / "malok-safe.yaml"
+KORF = EXAMPLES / "tiles" / "korf-012.yaml"
+EXACT_PROOF = EncodingOptions(goal="exact", no_reversal=False, idle_at_end=False)
+
+
+def test_two_encodings_per_backend_for_tiles() -> None:
+    assert len(encodings_for("tiles", "sat")) >= 2 and len(encodings_for("tiles", "cpsat")) >= 2
+
+
+@pytest.mark.parametrize("encoding", TILES)
+@pytest.mark.parametrize("options", [EncodingOptions(), EXACT_PROOF, EncodingOptions(goal="exact", card="totalizer")],
+                         ids=["by", "exact", "exact-totalizer"])
+def test_encoding_sat_at_optimum_unsat_below(encoding: str, options: EncodingOptions) -> None:
+    model = load(SMALL)
+    found = solve_one(model, encoding, options, 11)
+    assert found.answer is Answer.SAT and check_plan(model, found.moves).valid and len(found.moves) <= 11
+    assert found.variables > 0 and found.constraints > 0
+    below = 10 if options.goal == "by" else 9
+    assert solve_one(model, encoding, options, below).answer is Answer.UNSAT
+
+
+def test_reversal_cut_with_exact_horizon_is_not_a_proof() -> None:
+    """A 2x2 instance one move from the goal: with 'exact T' plus the reversal cut, T = 3 is UNSAT
+    although the 1-move plan padded with a reversal pair has exactly 3 moves."""
+    model = loads("puzzle: tiles\nstart: |\n  a b\n  _ c\ngoal: |\n  a b\n  c _\n")
+    assert solve(model, "bfs", Request()).plan.length == 1
+    cut = EncodingOptions(goal="exact", no_reversal=True)
+    for encoding in TILES:
+        assert solve_one(model, encoding, cut, 3).answer is Answer.UNSAT
+        assert solve_one(model, encoding, EXACT_PROOF, 3).answer is Answer.SAT
+        assert solve_one(model, encoding, EncodingOptions(goal="by"), 3).answer is Answer.SAT
+    assert proves_no_plan_up_to(cut, 3, model.plan_parity()) is None
+    assert proves_no_plan_up_to(EXACT_PROOF, 3, model.plan_parity()) == 3
+    assert proves_no_plan_up_to(EncodingOptions(goal="by"), 3, None) == 3
+    assert not proof_options(model)[0].cuts_need_shortest()
+
+
+@st.composite
+def small_tiles(draw):
+    rows, cols = draw(st.sampled_from([(2, 2), (2, 3), (3, 2)]))
+    n = rows * cols
+    faces = [draw(st.sampled_from("abc")) for _ in range(n - 1)] + ["_"]
+    start, goal = list(faces), list(faces)
+    random.Random(draw(st.integers(0, 10**6))).shuffle(start)
+    random.Random(draw(st.integers(0, 10**6))).shuffle(goal)
+    grid = lambda cells: [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+    return TilesPuzzle.from_grids(grid(start), grid(goal))
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_tiles(), st.sampled_from(["increasing", "binary"]))
+def test_engines_find_the_bfs_optimum(model: TilesPuzzle, strategy: str) -> None:
+    bfs = solve(model, "bfs", Request())
+    if bfs.status is not Status.OPTIMAL:
+        return
+    for engine in ("sat", "cpsat"):
+        for encoding in encodings_for("tiles", engine):
+            result = solve(model, engine, Request(max_moves=30, options={"encoding": encoding, "strategy": strategy}))
+            assert result.status is Status.OPTIMAL, (engine, encoding, result.message)
+            assert result.plan.length == bfs.plan.length
+            assert check_plan(model, list(result.plan.moves)).valid
+
+
+def test_fixed_strategy_within_cap_and_proof_of_none(capsys) -> None:
+    code, data = run_json(capsys, "solve", SAFE, "--engine", "sat", "--any")
+    assert code == 0 and data["length"] <= 59 and data["stats"]["strategy"] == "fixed"
+    code, data = run_json(capsys, "solve", SMALL, "--engine", "sat", "--strategy", "fixed", "--max-moves", "10")
+    assert code == 1 and data["status"] == "no_plan_within_cap" and data["lower_bound"] == 11
+    code, data = run_json(capsys, "solve", SMALL, "--engine", "cpsat", "--strategy", "binary", "--max-moves", "30")
+    assert code == 0 and data["status"] == "optimal" and data["length"] == 11
+
+
+def test_sat_time_limit_ends_cleanly(capsys) -> None:
+    code, data = run_json(capsys, "solve", KORF, "--engine", "sat", "--time-limit", "2")
+    assert code == 3 and data["status"] == "limit_reached" and data["stats"]["seconds"] < 10
+    assert data["lower_bound"] >= 41
+
+
+def test_unknown_encoding_is_unsupported(capsys) -> None:
+    code, data = run_json(capsys, "solve", SMALL, "--engine", "sat", "--encoding", "cp-tiles-table")
+    assert code == 2 and data["status"] == "unsupported" and "tiles-moves" in data["message"]
+
+
+def test_cpsat_parameters_and_hint(capsys) -> None:
+    code, data = run_json(capsys, "solve", SAFE, "--engine", "cpsat", "--params", "num_workers:2 random_seed:7",
+                          "--hint")
+    assert code == 0 and data["length"] == 24
+    code, _, err = run_cli(capsys, "solve", SMALL, "--engine", "cpsat", "--params", "no_such_field:3")
+    assert code == 2 and "CP-SAT parameters" in err
+
+
+@pytest.mark.parametrize("path,optimum", [(SMALL, 11), (SAFE, 24)])
+def test_verify_agrees(capsys, path: Path, optimum: int) -> None:
+    code, data = run_json(capsys, "verify", path)
+    assert code == 0 and data["agree"] and data["optimal"] == optimum
+    methods = {c["method"].split()[0] for c in data["certificates"]}
+    assert {"sat", "cpsat"} <= methods
+    for cert in data["certificates"]:
+        assert cert["holds"]
+        if cert["plan"]:
+            assert check_plan(load(path), cert["plan"]).valid
+
+
+def test_verify_wrong_claim_disagrees(capsys) -> None:
+    code, out, _ = run_cli(capsys, "verify", SAFE, "--claim", "26")
+    assert code == 1 and "DISAGREEMENT" in out and "fails" in out
+    code, data = run_json(capsys, "verify", SAFE, "--claim", "22")
+    assert code == 1 and not data["agree"]
+
+
+def test_compare_table_and_csv(capsys, tmp_path: Path) -> None:
+    csv_file = tmp_path / "cmp.csv"
+    code, out, _ = run_cli(capsys, "compare", SMALL, "--solvers", "cadical195", "minisat22", "--csv", csv_file)
+    assert code == 0
+    lines = csv_file.read_text().strip().splitlines()
+    sat, cp = len(encodings_for("tiles", "sat")), len(encodings_for("tiles", "cpsat"))
+    assert len(lines) == 1 + sat * 2 + cp
+    assert all(",sat," in line for line in lines[1:])
+    code, data = run_json(capsys, "compare", SMALL, "--horizon", "9", "--encodings", "tiles-dirs")
+    assert code == 0 and {row["result"] for row in data} == {"unsat"}
+
+
+def test_export_dimacs_and_decode(capsys, tmp_path: Path) -> None:
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    cnf_path = tmp_path / "safe.cnf"
+    assert run_cli(capsys, "export", SAFE, "--horizon", "24", "--to", "dimacs", "-o", cnf_path)[0] == 0
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf_path)).clauses) as s:
+        assert s.solve()
+        (tmp_path / "safe.sol").write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
+    code, data = run_json(capsys, "decode", SAFE, "--map", f"{cnf_path}.map.json", tmp_path / "safe.sol")
+    assert code == 0 and data["valid"] and data["length"] == 24
+    code, _, err = run_cli(capsys, "decode", SMALL, "--map", f"{cnf_path}.map.json", tmp_path / "safe.sol")
+    assert code == 2 and "does not match" in err
+
+
+def test_export_cpsat_proto(capsys, tmp_path: Path) -> None:
+    from ortools.sat import cp_model_pb2
+    out = tmp_path / "safe.pb"
+    assert run_cli(capsys, "export", SAFE, "--horizon", "24", "--to", "cpsat", "-o", out)[0] == 0
+    proto = cp_model_pb2.CpModelProto()
+    proto.ParseFromString(out.read_bytes())
+    assert len(proto.variables) > 0 and len(proto.constraints) > 0
+
+
+TINY_RH = "puzzle: rush-hour\nboard: |\n  ..B.\n  AAB.\n  .x..\n  CC..\n"
+
+
+@pytest.mark.parametrize("path", [EXAMPLES / "tiles" / "small-2x3.yaml", "tiny-rush-hour"], ids=["tiles", "rush-hour"])
+def test_export_pddl_solved_by_an_outside_planner(capsys, tmp_path: Path, path) -> None:
+    """pyperplan (an outside STRIPS planner) solves the exported PDDL; its plan maps back to ours."""
+    if path == "tiny-rush-hour":
+        path = tmp_path / "rh.yaml"
+        path.write_text(TINY_RH)
+    assert run_cli(capsys, "export", path, "--horizon", "0", "--to", "pddl", "-o", tmp_path)[0] == 0
+    subprocess.run([sys.executable, "-m", "pyperplan", "-s", "bfs", str(tmp_path / "domain.pddl"),
+                    str(tmp_path / "problem.pddl")], check=True, capture_output=True, timeout=300)
+    actions = [line.strip("()\n").split() for line in (tmp_path / "problem.pddl.soln").read_text().splitlines()
+               if line.strip()]
+    model = load(path)
+    if model.family == "tiles":
+        moves = [{"up": "U", "down": "D", "left": "L", "right": "R"}[a[0].split("-")[1]] for a in actions]
+    else:
+        names = dict(item.split(" = ") for item in
+                     (tmp_path / "problem.pddl").read_text().splitlines()[0][len("; vehicles: "):].split(", "))
+        moves = [f"{names[a[1]]}{'+1' if a[0] in ('move-right', 'move-down') else '-1'}" for a in actions]
+    assert check_plan(model, moves).valid
+    assert len(moves) == solve(model, "bfs", Request()).plan.length
