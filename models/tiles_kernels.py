@@ -15,26 +15,37 @@ Heuristic (admissible with repeated faces):
   each, vertical moves that no Manhattan assignment counts. Columns likewise with horizontal
   moves, so rows and columns add. The largest conflict-free subset is found exactly by a DP over
   "largest goal-minimum so far" (O(m * width)), never by a greedy that could overestimate.
+- Additive pattern databases (`tiles_pdb`), when enabled: h = max(Manhattan + conflicts, sum of
+  the pattern tables, the same sum on the transposed board when the goal allows it). The IDA*
+  kernel keeps every table's value up to date incrementally: a move changes one tile, hence
+  one pattern's placement per view.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 from numba import njit
 
+from . import tiles_pdb
+from .tiles_pdb import rank_cells, table_value
+
 if TYPE_CHECKING:
     from .tiles import TilesPuzzle
 
-DP_MAX_GROUP = 12
+HEURISTICS = ("manhattan", "pdb")
+
+DP_MAX_GROUP = tiles_pdb.MAX_PACKED_GROUP  # packed tables need this exact assignment cost
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 NO_BOUND = 1 << 40
+UNDO = 5  # undo columns before the per-view pattern values
 
 
 @dataclass(frozen=True)
 class HeuristicTables:
-    """Per-instance lookup tables for the kernels (all int64 numpy arrays)."""
+    """Per-instance lookup tables for the kernels (int64 numpy arrays, plus the pattern tables)."""
 
     gcnt: np.ndarray        # [F] tiles per face (index 0, the blank, unused)
     gcells: np.ndarray      # [F, K] goal cells per face
@@ -48,54 +59,82 @@ class HeuristicTables:
     gmax: np.ndarray        # [2, F] largest
     cell_row: np.ndarray    # [n]
     cell_col: np.ndarray    # [n]
+    pdb: tuple[np.ndarray, ...]  # tiles_pdb.KernelArrays (no view: Manhattan + conflicts only)
+    name: str = "manhattan"      # the heuristic: "manhattan" or "pdb"
+    pdb_seconds: float = 0.0     # time spent loading or building the pattern tables
+    pdb_description: str = ""    # the patterns, for reports
 
     @property
-    def arrays(self) -> tuple[np.ndarray, ...]:
+    def arrays(self) -> tuple[Any, ...]:
+        """The arguments of `heuristic` after the board."""
         return (self.gcnt, self.gcells, self.md, self.line_cells, self.line_len, self.line_kind,
-                self.line_index, self.pure, self.gmin, self.gmax)
+                self.line_index, self.pure, self.gmin, self.gmax, self.pdb)
 
     @classmethod
-    def build(cls, model: "TilesPuzzle") -> "HeuristicTables":
-        rows, cols, n = model.rows, model.cols, model.n
-        nfaces = len(model.faces)
-        goal_cells: list[list[int]] = [[] for _ in range(nfaces)]
-        for cell, face in enumerate(model.goal):
-            goal_cells[face].append(cell)
-        k = max(1, max(len(g) for g in goal_cells[1:]))
-        gcnt = np.array([len(g) for g in goal_cells], dtype=np.int64)
-        gcells = np.full((nfaces, k), -1, dtype=np.int64)
-        for f, cells in enumerate(goal_cells):
-            gcells[f, :len(cells)] = cells
-        cell_row = np.arange(n, dtype=np.int64) // cols
-        cell_col = np.arange(n, dtype=np.int64) % cols
-        md = (np.abs(cell_row[:, None] - cell_row[None, :]) + np.abs(cell_col[:, None] - cell_col[None, :]))
-        width = max(rows, cols)
-        nlines = rows + cols
-        line_cells = np.full((nlines, width), -1, dtype=np.int64)
-        line_len = np.zeros(nlines, dtype=np.int64)
-        line_kind = np.zeros(nlines, dtype=np.int64)
-        line_index = np.zeros(nlines, dtype=np.int64)
-        for r in range(rows):
-            line_cells[r, :cols] = np.arange(r * cols, (r + 1) * cols)
-            line_len[r], line_kind[r], line_index[r] = cols, 0, r
-        for c in range(cols):
-            line = rows + c
-            line_cells[line, :rows] = np.arange(c, n, cols)
-            line_len[line], line_kind[line], line_index[line] = rows, 1, c
-        pure = np.full((2, nfaces), -1, dtype=np.int64)
-        gmin = np.zeros((2, nfaces), dtype=np.int64)
-        gmax = np.zeros((2, nfaces), dtype=np.int64)
-        for f in range(1, nfaces):
-            rs = {int(cell_row[c]) for c in goal_cells[f]}
-            cs = {int(cell_col[c]) for c in goal_cells[f]}
-            if len(rs) == 1:
-                pure[0, f] = rs.pop()
-            if len(cs) == 1:
-                pure[1, f] = cs.pop()
-            gmin[0, f], gmax[0, f] = min(cell_col[goal_cells[f]]), max(cell_col[goal_cells[f]])
-            gmin[1, f], gmax[1, f] = min(cell_row[goal_cells[f]]), max(cell_row[goal_cells[f]])
-        return cls(gcnt, gcells, md.astype(np.int64), line_cells, line_len, line_kind, line_index,
-                   pure, gmin, gmax, cell_row, cell_col)
+    def build(cls, model: "TilesPuzzle", heuristic: str | None = None,
+              partition: Sequence[Sequence[str]] | None = None,
+              progress: tiles_pdb.Progress | None = None) -> "HeuristicTables":
+        """Tables for `model`. heuristic: "manhattan", "pdb", or None for pattern databases when
+        they are cached or cheap to build (estimated under tiles_pdb.DEFAULT_BUDGET_SECONDS) and
+        Manhattan + conflicts otherwise. `partition` lists the patterns by face name (default:
+        automatic); `progress(done, total)` follows a build."""
+        if heuristic not in (None, *HEURISTICS):
+            raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
+        parts = _manhattan_parts(model)
+        geometry = tiles_pdb.Geometry(model.rows, model.cols, model.goal)
+        if heuristic == "manhattan" or not tiles_pdb.usable(geometry):
+            return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
+        patterns = tiles_pdb.partition_of(geometry, model.faces, partition)
+        if heuristic is None and not tiles_pdb.cheap_or_cached(patterns):
+            return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
+        t0 = time.perf_counter()
+        dbs = tiles_pdb.build_databases(geometry, patterns, progress, model.faces)
+        return cls(*parts, dbs.kernel_arrays(len(model.faces)), "pdb", time.perf_counter() - t0,
+                   dbs.describe(model.faces))
+
+
+def _manhattan_parts(model: "TilesPuzzle") -> tuple[np.ndarray, ...]:
+    """The Manhattan and linear-conflict tables, in HeuristicTables field order."""
+    rows, cols, n = model.rows, model.cols, model.n
+    nfaces = len(model.faces)
+    goal_cells: list[list[int]] = [[] for _ in range(nfaces)]
+    for cell, face in enumerate(model.goal):
+        goal_cells[face].append(cell)
+    k = max(1, max(len(g) for g in goal_cells[1:]))
+    gcnt = np.array([len(g) for g in goal_cells], dtype=np.int64)
+    gcells = np.full((nfaces, k), -1, dtype=np.int64)
+    for f, cells in enumerate(goal_cells):
+        gcells[f, :len(cells)] = cells
+    cell_row = np.arange(n, dtype=np.int64) // cols
+    cell_col = np.arange(n, dtype=np.int64) % cols
+    md = (np.abs(cell_row[:, None] - cell_row[None, :]) + np.abs(cell_col[:, None] - cell_col[None, :]))
+    width = max(rows, cols)
+    nlines = rows + cols
+    line_cells = np.full((nlines, width), -1, dtype=np.int64)
+    line_len = np.zeros(nlines, dtype=np.int64)
+    line_kind = np.zeros(nlines, dtype=np.int64)
+    line_index = np.zeros(nlines, dtype=np.int64)
+    for r in range(rows):
+        line_cells[r, :cols] = np.arange(r * cols, (r + 1) * cols)
+        line_len[r], line_kind[r], line_index[r] = cols, 0, r
+    for c in range(cols):
+        line = rows + c
+        line_cells[line, :rows] = np.arange(c, n, cols)
+        line_len[line], line_kind[line], line_index[line] = rows, 1, c
+    pure = np.full((2, nfaces), -1, dtype=np.int64)
+    gmin = np.zeros((2, nfaces), dtype=np.int64)
+    gmax = np.zeros((2, nfaces), dtype=np.int64)
+    for f in range(1, nfaces):
+        rs = {int(cell_row[c]) for c in goal_cells[f]}
+        cs = {int(cell_col[c]) for c in goal_cells[f]}
+        if len(rs) == 1:
+            pure[0, f] = rs.pop()
+        if len(cs) == 1:
+            pure[1, f] = cs.pop()
+        gmin[0, f], gmax[0, f] = min(cell_col[goal_cells[f]]), max(cell_col[goal_cells[f]])
+        gmin[1, f], gmax[1, f] = min(cell_row[goal_cells[f]]), max(cell_row[goal_cells[f]])
+    return (gcnt, gcells, md.astype(np.int64), line_cells, line_len, line_kind, line_index,
+            pure, gmin, gmax, cell_row, cell_col)
 
 
 @njit(cache=True)
@@ -186,24 +225,74 @@ def _positions(board, nfaces, k):
 
 
 @njit(cache=True)
-def heuristic(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_index, pure, gmin, gmax):
+def pattern_value(v, p, pos, gcost, pdbt, cells, tmp):
+    """Table value of pattern p in view v for the tiles at pos[face, j] (gcost: Manhattan per face)."""
+    pdb, off, packed, pgcnt, pradix, vface, vcell, vpat, binom = pdbt
+    at = 0
+    man = 0
+    for g in range(pgcnt.shape[1]):
+        k = pgcnt[p, g]
+        if k == 0:
+            break
+        f = vface[v, p, g]
+        man += gcost[f]
+        for j in range(k):
+            cells[at + j] = vcell[v, pos[f, j]]
+        at += k
+    r = rank_cells(cells, pgcnt, pradix, p, binom, tmp)
+    return table_value(pdb, off[p], packed[p], r, man)
+
+
+@njit(cache=True)
+def _pdb_scratch(pdbt, n):
+    """Work arrays for `pattern_value`, and the per-view/pattern value matrix."""
+    nview = pdbt[5].shape[0]
+    npat = pdbt[3].shape[0]
+    return np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros((nview, npat), dtype=np.int64)
+
+
+@njit(cache=True)
+def _pdb_values(pos, gcost, pdbt, n, pval, psum):
+    """Fill pval[v, p] from scratch and psum[v] = sum over p; returns max over views (0 if none)."""
+    cells, tmp, _ = _pdb_scratch(pdbt, n)
+    best = 0
+    for v in range(pval.shape[0]):
+        psum[v] = 0
+        for p in range(pval.shape[1]):
+            pval[v, p] = pattern_value(v, p, pos, gcost, pdbt, cells, tmp)
+            psum[v] += pval[v, p]
+        if psum[v] > best:
+            best = psum[v]
+    return best
+
+
+@njit(cache=True)
+def heuristic(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, pdbt):
     """The tiles lower bound of `board` (uint8 face per cell), computed from scratch."""
     nfaces = gcnt.shape[0]
     pos, _ = _positions(board, nfaces, gcells.shape[1])
     dp = np.empty(1 << min(gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
     best = np.empty(line_cells.shape[1], dtype=np.int64)
+    gcost = np.zeros(nfaces, dtype=np.int64)
     total = 0
     for f in range(1, nfaces):
-        total += group_cost(f, pos, gcnt, gcells, md, dp)
+        gcost[f] = group_cost(f, pos, gcnt, gcells, md, dp)
+        total += gcost[f]
     for line in range(line_cells.shape[0]):
         total += line_conflict(board, line, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
-    return total
+    _, _, pval = _pdb_scratch(pdbt, board.shape[0])
+    psum = np.zeros(pval.shape[0], dtype=np.int64)
+    h = _pdb_values(pos, gcost, pdbt, board.shape[0], pval, psum)
+    return total if total > h else h
 
 
 @njit(cache=True)
-def _move(board, pos, slot, gcost, lcv, frm, to, gcnt, gcells, md, line_cells, line_len, line_kind,
-          line_index, pure, gmin, gmax, cell_row, cell_col, nrows, dp, best, undo, u):
-    """Slide the tile at `frm` into the blank at `to`; update h parts; record undo in undo[u]."""
+def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_cells, line_len, line_kind,
+          line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt, dp, best, cells, tmp, dps, undo, u):
+    """Slide the tile at `frm` into the blank at `to`; update h parts; record undo in undo[u].
+
+    Returns the change of Manhattan + conflicts; dps[v] gets the change of view v's table sum.
+    """
     f = board[frm]
     j = slot[frm]
     board[to] = f
@@ -228,11 +317,21 @@ def _move(board, pos, slot, gcost, lcv, frm, to, gcnt, gcells, md, line_cells, l
     undo[u, 2] = o1
     undo[u, 3] = l2
     undo[u, 4] = o2
+    vpat = pdbt[7]
+    for v in range(pval.shape[0]):
+        p = vpat[v, f]
+        if p < 0:
+            dps[v] = 0
+            continue
+        old = pval[v, p]
+        undo[u, UNDO + v] = old
+        pval[v, p] = pattern_value(v, p, pos, gcost, pdbt, cells, tmp)
+        dps[v] = pval[v, p] - old
     return (new_g - old_g) + (lcv[l1] - o1) + (lcv[l2] - o2)
 
 
 @njit(cache=True)
-def _unmove(board, pos, slot, gcost, lcv, frm, to, undo, u):
+def _unmove(board, pos, slot, gcost, lcv, pval, vpat, frm, to, undo, u):
     """Undo `_move(frm, to)`: the tile now at `to` goes back to `frm`."""
     f = board[to]
     j = slot[to]
@@ -243,22 +342,43 @@ def _unmove(board, pos, slot, gcost, lcv, frm, to, undo, u):
     gcost[f] = undo[u, 0]
     lcv[undo[u, 1]] = undo[u, 2]
     lcv[undo[u, 3]] = undo[u, 4]
+    for v in range(pval.shape[0]):
+        p = vpat[v, f]
+        if p >= 0:
+            pval[v, p] = undo[u, UNDO + v]
 
 
 @njit(cache=True)
-def bounded_dfs(board, pos, slot, gcost, lcv, nbr, gcnt, gcells, md, line_cells, line_len, line_kind,
-                line_index, pure, gmin, gmax, cell_row, cell_col, nrows,
-                st_blank, st_dir, st_next, st_nchild, st_order, st_h, undo, reg, bound, chunk, ordered):
+def _child(st_mlc, st_ps, d, dmlc, dps):
+    """Set depth d + 1's Manhattan + conflicts and view sums from depth d's; return its h (the max)."""
+    h = st_mlc[d] + dmlc
+    st_mlc[d + 1] = h
+    for v in range(st_ps.shape[1]):
+        x = st_ps[d, v] + dps[v]
+        st_ps[d + 1, v] = x
+        if x > h:
+            h = x
+    return h
+
+
+@njit(cache=True)
+def bounded_dfs(board, pos, slot, gcost, lcv, pval, nbr, gcnt, gcells, md, line_cells, line_len, line_kind,
+                line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt,
+                st_blank, st_dir, st_next, st_nchild, st_order, st_h, st_mlc, st_ps, undo, reg, bound, chunk,
+                ordered):
     """Depth-first search of paths with g + h <= bound, resumable.
 
     All search state lives in the arrays, so the call returns PAUSED after `chunk` expansions
     and continues where it stopped when called again (this is how time limits and Ctrl-C are
-    honoured without checks inside the compiled loop). reg = [depth, next_bound, nodes,
-    generated, found_depth]. Returns FOUND (plan in st_dir[:found_depth]), EXHAUSTED
-    (reg[1] = smallest f above bound, NO_BOUND if none) or PAUSED.
+    honoured without checks inside the compiled loop). h = max(st_mlc, st_ps[:, v] for each
+    view v). reg = [depth, next_bound, nodes, generated, found_depth]. Returns FOUND (plan in
+    st_dir[:found_depth]), EXHAUSTED (reg[1] = smallest f above bound, NO_BOUND if none) or PAUSED.
     """
     dp = np.empty(1 << min(gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
     best = np.empty(line_cells.shape[1], dtype=np.int64)
+    cells, tmp, _ = _pdb_scratch(pdbt, board.shape[0])
+    dps = np.zeros(max(pval.shape[0], 1), dtype=np.int64)
+    vpat = pdbt[7]
     hs = np.empty(4, dtype=np.int64)
     depth = reg[0]
     nextb = reg[1]
@@ -302,10 +422,11 @@ def bounded_dfs(board, pos, slot, gcost, lcv, nbr, gcnt, gcells, md, line_cells,
                 if ordered and cnt > 1:
                     for i in range(cnt):
                         c = nbr[b, st_order[d, i]]
-                        hs[i] = _move(board, pos, slot, gcost, lcv, c, b, gcnt, gcells, md, line_cells,
-                                      line_len, line_kind, line_index, pure, gmin, gmax, cell_row,
-                                      cell_col, nrows, dp, best, undo, d)
-                        _unmove(board, pos, slot, gcost, lcv, c, b, undo, d)
+                        dh = _move(board, pos, slot, gcost, lcv, pval, c, b, gcnt, gcells, md, line_cells,
+                                   line_len, line_kind, line_index, pure, gmin, gmax, cell_row, cell_col, nrows,
+                                   pdbt, dp, best, cells, tmp, dps, undo, d)
+                        hs[i] = _child(st_mlc, st_ps, d, dh, dps)
+                        _unmove(board, pos, slot, gcost, lcv, pval, vpat, c, b, undo, d)
                     for i in range(1, cnt):
                         j = i
                         while j > 0 and hs[j] < hs[j - 1]:
@@ -320,13 +441,13 @@ def bounded_dfs(board, pos, slot, gcost, lcv, nbr, gcnt, gcells, md, line_cells,
                 st_next[d] += 1
                 b = st_blank[d]
                 c = nbr[b, k]
-                dh = _move(board, pos, slot, gcost, lcv, c, b, gcnt, gcells, md, line_cells, line_len,
-                           line_kind, line_index, pure, gmin, gmax, cell_row, cell_col, nrows, dp, best,
-                           undo, d)
+                dh = _move(board, pos, slot, gcost, lcv, pval, c, b, gcnt, gcells, md, line_cells, line_len,
+                           line_kind, line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt, dp, best,
+                           cells, tmp, dps, undo, d)
                 gen += 1
                 st_dir[d] = k
                 st_blank[d + 1] = c
-                st_h[d + 1] = st_h[d] + dh
+                st_h[d + 1] = _child(st_mlc, st_ps, d, dh, dps)
                 st_next[d + 1] = -1
                 depth = d + 1
                 continue
@@ -337,34 +458,61 @@ def bounded_dfs(board, pos, slot, gcost, lcv, nbr, gcnt, gcells, md, line_cells,
             reg[2] = nodes
             reg[3] = gen
             return EXHAUSTED
-        _unmove(board, pos, slot, gcost, lcv, st_blank[d], st_blank[d - 1], undo, d - 1)
+        _unmove(board, pos, slot, gcost, lcv, pval, vpat, st_blank[d], st_blank[d - 1], undo, d - 1)
         depth = d - 1
 
 
+@njit(cache=True)
+def _root_parts(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, pdbt):
+    """pos, slot, gcost, lcv, pval, view sums and Manhattan + conflicts of the root board."""
+    nfaces = gcnt.shape[0]
+    pos, slot = _positions(board, nfaces, gcells.shape[1])
+    dp = np.empty(1 << min(gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
+    best = np.empty(line_cells.shape[1], dtype=np.int64)
+    gcost = np.zeros(nfaces, dtype=np.int64)
+    for f in range(1, nfaces):
+        gcost[f] = group_cost(f, pos, gcnt, gcells, md, dp)
+    lcv = np.zeros(line_cells.shape[0], dtype=np.int64)
+    for line in range(line_cells.shape[0]):
+        lcv[line] = line_conflict(board, line, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
+    _, _, pval = _pdb_scratch(pdbt, board.shape[0])
+    psum = np.zeros(pval.shape[0], dtype=np.int64)
+    _pdb_values(pos, gcost, pdbt, board.shape[0], pval, psum)
+    return pos, slot, gcost, lcv, pval, psum, gcost.sum() + lcv.sum()
+
+
 class TilesDepthFirst:
-    """The tiles model's compiled depth-first searcher (IDA* iterations and capped DFS)."""
+    """The tiles model's compiled depth-first searcher (IDA* iterations and capped DFS).
+
+    heuristic: "manhattan" (Manhattan + linear conflicts), "pdb" (also pattern databases,
+    built if needed) or None (the model's default: databases when cached or cheap to build).
+    `heuristic_name` and `pdb_seconds` tell what was used and what loading/building cost here.
+    """
 
     CHUNK = 1 << 20
 
-    def __init__(self, model: "TilesPuzzle") -> None:
+    def __init__(self, model: "TilesPuzzle", heuristic: str | None = None,
+                 partition: Sequence[Sequence[str]] | None = None,
+                 progress: tiles_pdb.Progress | None = None) -> None:
         self.model = model
-        self.tables = model.tables
+        known = model.__dict__.get("tables")  # TilesPuzzle.tables is a cached_property
+        if heuristic is None and partition is None:
+            self.tables = model.tables
+        elif partition is None and known is not None and known.name == heuristic:
+            self.tables = known
+        else:
+            self.tables = HeuristicTables.build(model, heuristic, partition, progress)
+        self.heuristic_name = self.tables.name
+        self.pdb_seconds = self.tables.pdb_seconds
         self.nbr = np.array(model.neighbours, dtype=np.int64)
         self.start = np.frombuffer(model.start, dtype=np.uint8).copy()
-        self.h0 = int(heuristic(self.start, *self.tables.arrays))
+        self.h0 = int(heuristic_of(self.start, self.tables))
 
     def bounded(self, bound: int, ctx: Any, ordered: bool = False) -> tuple[list[int] | None, int | None]:
         """Search every path with g + h <= bound. Returns (plan actions, None) or (None, next bound)."""
         t = self.tables
         board = self.start.copy()
-        pos, slot = _positions(board, t.gcnt.shape[0], t.gcells.shape[1])
-        dp = np.empty(1 << min(t.gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
-        best = np.empty(t.line_cells.shape[1], dtype=np.int64)
-        gcost = np.array([0] + [group_cost(f, pos, t.gcnt, t.gcells, t.md, dp) for f in range(1, t.gcnt.shape[0])],
-                         dtype=np.int64)
-        lcv = np.array([line_conflict(board, line, t.line_cells, t.line_len, t.line_kind, t.line_index,
-                                      t.pure, t.gmin, t.gmax, best) for line in range(t.line_cells.shape[0])],
-                       dtype=np.int64)
+        pos, slot, gcost, lcv, pval, psum, mlc = _root_parts(board, *t.arrays)
         size = bound + 2
         st_blank = np.zeros(size, dtype=np.int64)
         st_blank[0] = int(np.flatnonzero(board == 0)[0])
@@ -372,17 +520,21 @@ class TilesDepthFirst:
         st_next = np.full(size, -1, dtype=np.int64)
         st_nchild = np.zeros(size, dtype=np.int64)
         st_order = np.zeros((size, 4), dtype=np.int64)
+        st_mlc = np.zeros(size, dtype=np.int64)
+        st_mlc[0] = mlc
+        st_ps = np.zeros((size, pval.shape[0]), dtype=np.int64)
+        st_ps[0] = psum
         st_h = np.zeros(size, dtype=np.int64)
-        st_h[0] = int(gcost.sum() + lcv.sum())
-        undo = np.zeros((size, 5), dtype=np.int64)
+        st_h[0] = max([int(mlc)] + [int(x) for x in psum])
+        undo = np.zeros((size, UNDO + max(pval.shape[0], 1)), dtype=np.int64)
         reg = np.array([0, NO_BOUND, 0, 0, 0], dtype=np.int64)
         stats = ctx.stats
         nodes0, gen0 = stats.nodes, stats.generated
         while True:
-            code = bounded_dfs(board, pos, slot, gcost, lcv, self.nbr, t.gcnt, t.gcells, t.md, t.line_cells,
+            code = bounded_dfs(board, pos, slot, gcost, lcv, pval, self.nbr, t.gcnt, t.gcells, t.md, t.line_cells,
                                t.line_len, t.line_kind, t.line_index, t.pure, t.gmin, t.gmax, t.cell_row,
-                               t.cell_col, self.model.rows, st_blank, st_dir, st_next, st_nchild, st_order,
-                               st_h, undo, reg, bound, self.CHUNK, ordered)
+                               t.cell_col, self.model.rows, t.pdb, st_blank, st_dir, st_next, st_nchild, st_order,
+                               st_h, st_mlc, st_ps, undo, reg, bound, self.CHUNK, ordered)
             stats.nodes = nodes0 + int(reg[2])
             stats.generated = gen0 + int(reg[3])
             if code == FOUND:
@@ -390,3 +542,8 @@ class TilesDepthFirst:
             if code == EXHAUSTED:
                 return None, (None if reg[1] >= NO_BOUND else int(reg[1]))
             ctx.poll()
+
+
+def heuristic_of(board: np.ndarray, tables: HeuristicTables) -> int:
+    """`heuristic` of a uint8 board with these tables."""
+    return int(heuristic(board, *tables.arrays))

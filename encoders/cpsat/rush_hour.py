@@ -12,16 +12,21 @@ primary's offset at step t is within T - t of the goal offset under step, the go
 slide: domain restrictions). Always on: the commuting-moves cut of the SAT encodings (moves of
 vehicles u > v at t-1, t that could be swapped are forbidden; see encoders/sat/rush_hour.py).
 
-`cp-rh-int` (RushHourInt): integer offsets, traces and a 2-D no-overlap per step.
-    off_v_t in [lo_v, hi_v]; mover_t in 0..n-1 (n = idle) with mover_t = sum v*mv_v_t (+ n*idle_t).
-    Frame: off_v_t+1 == off_v_t unless mv_v_t. step: off_v_t+1 == off_v_t +- 1 under mv_v_t and
-    fwd_t / not fwd_t; slide: off_v_t+1 >= off_v_t + 1 (or <= off_v_t - 1).
-    Non-overlap and crossed cells together: the *trace* of v over step t is the segment of its
-    line from min(off_v_t, off_v_t+1) to max(off_v_t, off_v_t+1) + L_v - 1 (AddMin/MaxEquality):
-    its positions at t and t+1 and, under slide, every cell it crosses. The traces of a step are
-    rectangles (length along the line, width 1 across it), and one AddNoOverlap2D per step over
-    all movable vehicles' traces states that no two overlap. Since only the mover changes, this
-    says at once: positions at t and t+1 are disjoint, and every crossed cell is empty at t.
+`cp-rh-int` (RushHourInt): integer offsets and the mover's index.
+    off_v_t in [lo_v, hi_v] (the primary's domain shrunk by the distance cut); mover_t in 0..n
+    (n = idle) with mover_t == sum v*mv_v_t + n*idle_t. Move semantics as linear constraints
+    with OnlyEnforceIf: off_v_t+1 == off_v_t unless mv_v_t; step: off_v_t+1 == off_v_t + 1
+    under [mv_v_t, fwd_t], - 1 under [mv_v_t, not fwd_t]; slide: >= off_v_t + 1 / <= off_v_t - 1.
+    Vehicles on one line: off_u_t + L_u <= off_v_t.
+    Geometry through booleans channelled from the offsets: ge_v_k_t <-> off_v_t >= k (created
+    only for the thresholds used: k = p - L + 1 and p + 1 at the crossing position p). "v covers
+    its crossing cell" is ge_v_(p-L+1)_t & not ge_v_(p+1)_t, so non-overlap of two crossing
+    vehicles and, under slide, "a crossed cell is free at t" are the 4-literal clauses of the
+    SAT order encoding (AddBoolOr) over these channelled literals.
+    A documented alternative (class attribute overlap = "2d"): per step, the *trace* of each
+    vehicle (the segment from min(off_t, off_t+1) to max(off_t, off_t+1) + L - 1, i.e. both
+    positions and every crossed cell) as a rectangle, and one AddNoOverlap2D over them. It is
+    compact but propagates far less: on seed 000 (slide) 112 s for SAT at 49 against 2.6 s.
 `cp-rh-bool` (RushHourBool): the CP form of the SAT one-hot model.
     pos_v_o_t booleans with AddExactlyOne per (v, t); go_v_o_o2_t move actions with
     sum(go of v at t) == mv_v_t; go -> pos_v_o_t, pos_v_o2_t+1 and the direction bit;
@@ -80,7 +85,11 @@ class _RushHourCp(CpEncoding):
         self.idle = [cp.NewBoolVar(f"idle_t{t}") if self.idle_ok else false for t in range(horizon)]
         self.fwd = [cp.NewBoolVar(f"fwd_t{t}") for t in range(horizon)]
         for t in range(horizon):
-            cp.AddExactlyOne(list(self.mv[t].values()) + ([self.idle[t]] if self.idle_ok else []))
+            acts = list(self.mv[t].values()) + ([self.idle[t]] if self.idle_ok else [])
+            if acts:
+                cp.AddExactlyOne(acts)
+            else:
+                self._infeasible()                      # exact T >= 1 and nothing can move
             if self.idle_ok:
                 cp.AddImplication(self.idle[t], self.fwd[t].Not())
             if t == 0:
@@ -156,14 +165,17 @@ class _RushHourCp(CpEncoding):
 
 
 class RushHourInt(_RushHourCp):
-    """Integer offsets, mover index, and one no-overlap of trace rectangles per step."""
+    """Integer offsets and mover index; geometry through channelled "offset >= k" literals."""
 
     name = "cp-rh-int"
+    overlap = "cells"      # or "2d": one AddNoOverlap2D of trace rectangles per step (slower)
 
     def build(self, horizon: int) -> cp_model.CpModel:
         self.cp = cp = cp_model.CpModel()
         geo, T = self.geo, horizon
         n = geo.n
+        self.true, self.false = cp.NewConstant(1), cp.NewConstant(0)
+        self._ge: dict[tuple[int, int, int], Any] = {}
         self.off: list[dict[int, Any]] = []
         for t in range(T + 1):
             row = {}
@@ -185,7 +197,6 @@ class RushHourInt(_RushHourCp):
             for t in range(T + 1):
                 cp.Add(self.off[t][u] + geo.length[u] <= self.off[t][v])
         for t in range(T):
-            xs, ys = [], []
             for v in geo.movable:
                 a, b, m, fwd = self.off[t][v], self.off[t + 1][v], self.mv[t][v], self.fwd[t]
                 cp.Add(b == a).OnlyEnforceIf(m.Not())
@@ -195,33 +206,16 @@ class RushHourInt(_RushHourCp):
                 else:
                     cp.Add(b == a + 1).OnlyEnforceIf([m, fwd])
                     cp.Add(b == a - 1).OnlyEnforceIf([m, fwd.Not()])
-                if self.overlap != "2d":
-                    continue
-                lo, hi, L = geo.lo[v], geo.hi[v], geo.length[v]
-                start = cp.NewIntVar(lo, hi, f"trace_start_{v}_t{t}")
-                end = cp.NewIntVar(lo + L, hi + L, f"trace_end_{v}_t{t}")
-                size = cp.NewIntVar(L, hi - lo + L, f"trace_size_{v}_t{t}")
-                cp.AddMinEquality(start, [a, b])
-                cp.AddMaxEquality(end, [a + L, b + L])
-                along = cp.NewIntervalVar(start, size, end, f"trace_{v}_t{t}")
-                across = cp.NewFixedSizeIntervalVar(geo.vehicles[v].line, 1, f"line_{v}_t{t}")
-                if geo.vehicles[v].horizontal:
-                    xs.append(along)
-                    ys.append(across)
-                else:
-                    xs.append(across)
-                    ys.append(along)
-            if len(xs) > 1:
-                cp.AddNoOverlap2D(xs, ys)
-        if self.overlap == "cells":
+        if self.overlap == "2d":
+            self._traces(T)
+        else:
             self._cells(T)
         self._commute_cuts(T)
         return cp
 
-    overlap = "cells"
-
+    # -- geometry -------------------------------------------------------------------------------
     def ge(self, v: int, k: int, t: int) -> Any:
-        """The literal off_v_t >= k (channelled once, cached); constants outside [lo, hi]."""
+        """The literal off_v_t >= k (channelled once, cached); constants outside (lo, hi]."""
         if k <= self.geo.lo[v]:
             return self.true
         if k > self.geo.hi[v]:
@@ -233,29 +227,54 @@ class RushHourInt(_RushHourCp):
             self.cp.Add(self.off[t][v] <= k - 1).OnlyEnforceIf(b.Not())
         return self._ge[key]
 
+    def _neg(self, x: Any) -> Any:
+        return self.false if x is self.true else self.true if x is self.false else x.Not()
+
     def _clause(self, lits: list[Any]) -> None:
         if any(x is self.true for x in lits):
             return
-        self.cp.AddBoolOr([x for x in lits if x is not self.false])
+        lits = [x for x in lits if x is not self.false]
+        if lits:
+            self.cp.AddBoolOr(lits)
+        else:
+            self._infeasible()
 
     def _cells(self, horizon: int) -> None:
+        """Crossing vehicles never share their cell; slide: crossed cells are free (clauses)."""
         geo, L = self.geo, self.geo.length
-        self._ge: dict[tuple[int, int, int], Any] = {}
-        self.true, self.false = self.cp.NewConstant(1), self.cp.NewConstant(0)
-        neg = lambda x: self.false if x is self.true else self.true if x is self.false else x.Not()  # noqa: E731
         for t in range(horizon + 1):
             for u, pu, v, pv in geo.crossings:
                 lits = []
                 for w, p in ((u, pu), (v, pv)):
-                    lits += [neg(self.ge(w, p - L[w] + 1, t)), self.ge(w, p + 1, t)]
+                    lits += [self._neg(self.ge(w, p - L[w] + 1, t)), self.ge(w, p + 1, t)]
                 if t > 0:
                     self._clause(lits)
                 if self.slide and t < horizon:
                     for mover, p, other, q in ((u, pu, v, pv), (v, pv, u, pu)):
-                        free = [neg(self.ge(other, q - L[other] + 1, t)), self.ge(other, q + 1, t)]
+                        free = [self._neg(self.ge(other, q - L[other] + 1, t)), self.ge(other, q + 1, t)]
                         k = p - L[mover] + 1
-                        self._clause([neg(self.ge(mover, k, t + 1)), self.ge(mover, k, t)] + free)
-                        self._clause([neg(self.ge(mover, p + 1, t)), self.ge(mover, p + 1, t + 1)] + free)
+                        self._clause([self._neg(self.ge(mover, k, t + 1)), self.ge(mover, k, t)] + free)
+                        self._clause([self._neg(self.ge(mover, p + 1, t)), self.ge(mover, p + 1, t + 1)] + free)
+
+    def _traces(self, horizon: int) -> None:
+        """The alternative: trace rectangles of each step in one AddNoOverlap2D."""
+        cp, geo = self.cp, self.geo
+        for t in range(horizon):
+            xs, ys = [], []
+            for v in geo.movable:
+                a, b = self.off[t][v], self.off[t + 1][v]
+                lo, hi, L = geo.lo[v], geo.hi[v], geo.length[v]
+                start = cp.NewIntVar(lo, hi, f"trace_start_{v}_t{t}")
+                end = cp.NewIntVar(lo + L, hi + L, f"trace_end_{v}_t{t}")
+                size = cp.NewIntVar(L, hi - lo + L, f"trace_size_{v}_t{t}")
+                cp.AddMinEquality(start, [a, b])
+                cp.AddMaxEquality(end, [a + L, b + L])
+                along = cp.NewIntervalVar(start, size, end, f"trace_{v}_t{t}")
+                across = cp.NewFixedSizeIntervalVar(geo.vehicles[v].line, 1, f"line_{v}_t{t}")
+                xs.append(along if geo.vehicles[v].horizontal else across)
+                ys.append(across if geo.vehicles[v].horizontal else along)
+            if len(xs) > 1:
+                cp.AddNoOverlap2D(xs, ys)
 
     def _interacts(self, u: int, pu: int, v: int, pv: int, t: int, both: list[Any]) -> None:
         cp, L = self.cp, self.geo.length
