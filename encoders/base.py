@@ -25,12 +25,16 @@ from typing import Any
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                   "totalizer", "mtotalizer", "kmtotalizer")
 
-# name: (module:class, one-line description); the family and backend are class attributes
+# name: "module:Class"; the family and backend are class attributes of the class
 ENCODINGS: dict[str, str] = {
     "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
     "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",
     "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
     "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
+    "rh-order": "puzzleplan.encoders.sat.rush_hour:RushHourOrder",
+    "rh-onehot": "puzzleplan.encoders.sat.rush_hour:RushHourOneHot",
+    "cp-rh-int": "puzzleplan.encoders.cpsat.rush_hour:RushHourInt",
+    "cp-rh-bool": "puzzleplan.encoders.cpsat.rush_hour:RushHourBool",
 }
 
 
