@@ -66,8 +66,11 @@ class ModelBase:
     def unsolvable_reason(self) -> str | None:
         return None
 
-    def native_searcher(self) -> Any:
-        """A compiled depth-first searcher for IDA*/DFS, or None to use the generic one."""
+    def native_searcher(self, heuristic: str | None = None, progress: Any = None) -> Any:
+        """A compiled depth-first searcher for IDA*/DFS, or None to use the generic one.
+
+        heuristic: a family-specific choice (tiles: "manhattan" or "pdb"); progress(done, total)
+        is called while large tables are built (the engine polls its limits there)."""
         return None
 
     def plan_parity(self) -> int | None:

@@ -171,9 +171,17 @@ class TilesPuzzle(ModelBase):
         t = self.tables
         return int(heuristic(np.frombuffer(state, dtype=np.uint8), *t.arrays))
 
-    def native_searcher(self) -> Any:
+    def cheap_h(self, state: bytes) -> int:
+        """The Manhattan + linear-conflict bound alone: never builds pattern databases."""
+        from .tiles_kernels import HeuristicTables, heuristic
+        if "manhattan_tables" not in self.__dict__:
+            self.__dict__["manhattan_tables"] = HeuristicTables.build(self, "manhattan")
+        return int(heuristic(np.frombuffer(state, dtype=np.uint8), *self.__dict__["manhattan_tables"].arrays))
+
+    def native_searcher(self, heuristic: str | None = None, progress: Any = None) -> Any:
+        """The compiled IDA*/DFS searcher; heuristic "manhattan", "pdb" or None (the default)."""
         from .tiles_kernels import TilesDepthFirst
-        return TilesDepthFirst(self)
+        return TilesDepthFirst(self, heuristic, progress=progress)
 
     # -- notations ------------------------------------------------------------------------------
     notations = ("grid", "yaml")

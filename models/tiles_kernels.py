@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from . import tiles_pdb
-from .tiles_pdb import rank_cells, table_value
+from .tiles_pdb import HOT, rank_cells, table_value
 
 if TYPE_CHECKING:
     from .tiles import TilesPuzzle
@@ -73,19 +73,24 @@ class HeuristicTables:
     @classmethod
     def build(cls, model: "TilesPuzzle", heuristic: str | None = None,
               partition: Sequence[Sequence[str]] | None = None,
-              progress: tiles_pdb.Progress | None = None) -> "HeuristicTables":
-        """Tables for `model`. heuristic: "manhattan", "pdb", or None for pattern databases when
-        they are cached or cheap to build (estimated under tiles_pdb.DEFAULT_BUDGET_SECONDS) and
-        Manhattan + conflicts otherwise. `partition` lists the patterns by face name (default:
-        automatic); `progress(done, total)` follows a build."""
+              progress: tiles_pdb.Progress | None = None, budget: float | None = None) -> "HeuristicTables":
+        """Tables for `model`.
+
+        heuristic: "manhattan", "pdb", or None for pattern databases when they are cached or
+        estimated to build within `budget` seconds (default tiles_pdb.DEFAULT_BUDGET_SECONDS),
+        Manhattan + conflicts otherwise. Boards above tiles_pdb.MAX_CELLS cells always get
+        Manhattan + conflicts (`name` says which was used). `partition` lists the patterns by
+        face name (default: automatic, sized by `budget`); `progress(done, total)` follows a build.
+        """
         if heuristic not in (None, *HEURISTICS):
             raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
+        budget = tiles_pdb.DEFAULT_BUDGET_SECONDS if budget is None else budget
         parts = _manhattan_parts(model)
         geometry = tiles_pdb.Geometry(model.rows, model.cols, model.goal)
         if heuristic == "manhattan" or not tiles_pdb.usable(geometry):
             return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
-        patterns = tiles_pdb.partition_of(geometry, model.faces, partition)
-        if heuristic is None and not tiles_pdb.cheap_or_cached(patterns):
+        patterns = tiles_pdb.partition_of(geometry, model.faces, partition, budget=budget)
+        if heuristic is None and not tiles_pdb.cheap_or_cached(patterns, budget):
             return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
         t0 = time.perf_counter()
         dbs = tiles_pdb.build_databases(geometry, patterns, progress, model.faces)
@@ -137,7 +142,7 @@ def _manhattan_parts(model: "TilesPuzzle") -> tuple[np.ndarray, ...]:
             pure, gmin, gmax, cell_row, cell_col)
 
 
-@njit(cache=True)
+@njit(**HOT)
 def group_cost(f, pos, gcnt, gcells, md, dp):
     """Minimum total Manhattan distance matching face f's tiles (at pos[f]) to its goal cells."""
     k = gcnt[f]
@@ -178,7 +183,7 @@ def group_cost(f, pos, gcnt, gcells, md, dp):
     return dp[full]
 
 
-@njit(cache=True)
+@njit(**HOT)
 def line_conflict(board, line, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best):
     """2 x (pure candidates in the line - largest conflict-free subset of them)."""
     kind = line_kind[line]
@@ -224,7 +229,7 @@ def _positions(board, nfaces, k):
     return pos, slot
 
 
-@njit(cache=True)
+@njit(**HOT)
 def pattern_value(v, p, pos, gcost, pdbt, cells, tmp):
     """Table value of pattern p in view v for the tiles at pos[face, j] (gcost: Manhattan per face)."""
     pdb, off, packed, pgcnt, pradix, vface, vcell, vpat, binom = pdbt
@@ -286,7 +291,7 @@ def heuristic(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_ind
     return total if total > h else h
 
 
-@njit(cache=True)
+@njit(**HOT)
 def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_cells, line_len, line_kind,
           line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt, dp, best, cells, tmp, dps, undo, u):
     """Slide the tile at `frm` into the blank at `to`; update h parts; record undo in undo[u].
@@ -330,7 +335,7 @@ def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_ce
     return (new_g - old_g) + (lcv[l1] - o1) + (lcv[l2] - o2)
 
 
-@njit(cache=True)
+@njit(**HOT)
 def _unmove(board, pos, slot, gcost, lcv, pval, vpat, frm, to, undo, u):
     """Undo `_move(frm, to)`: the tile now at `to` goes back to `frm`."""
     f = board[to]
@@ -348,7 +353,7 @@ def _unmove(board, pos, slot, gcost, lcv, pval, vpat, frm, to, undo, u):
             pval[v, p] = undo[u, UNDO + v]
 
 
-@njit(cache=True)
+@njit(**HOT)
 def _child(st_mlc, st_ps, d, dmlc, dps):
     """Set depth d + 1's Manhattan + conflicts and view sums from depth d's; return its h (the max)."""
     h = st_mlc[d] + dmlc
@@ -361,11 +366,11 @@ def _child(st_mlc, st_ps, d, dmlc, dps):
     return h
 
 
-@njit(cache=True)
+@njit(**HOT)
 def bounded_dfs(board, pos, slot, gcost, lcv, pval, nbr, gcnt, gcells, md, line_cells, line_len, line_kind,
                 line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt,
                 st_blank, st_dir, st_next, st_nchild, st_order, st_h, st_mlc, st_ps, undo, reg, bound, chunk,
-                ordered):
+                ordered, work):
     """Depth-first search of paths with g + h <= bound, resumable.
 
     All search state lives in the arrays, so the call returns PAUSED after `chunk` expansions
@@ -373,13 +378,10 @@ def bounded_dfs(board, pos, slot, gcost, lcv, pval, nbr, gcnt, gcells, md, line_
     honoured without checks inside the compiled loop). h = max(st_mlc, st_ps[:, v] for each
     view v). reg = [depth, next_bound, nodes, generated, found_depth]. Returns FOUND (plan in
     st_dir[:found_depth]), EXHAUSTED (reg[1] = smallest f above bound, NO_BOUND if none) or PAUSED.
+    `work` holds scratch arrays (see `_work`): this function allocates nothing.
     """
-    dp = np.empty(1 << min(gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
-    best = np.empty(line_cells.shape[1], dtype=np.int64)
-    cells, tmp, _ = _pdb_scratch(pdbt, board.shape[0])
-    dps = np.zeros(max(pval.shape[0], 1), dtype=np.int64)
+    dp, best, cells, tmp, dps, hs = work
     vpat = pdbt[7]
-    hs = np.empty(4, dtype=np.int64)
     depth = reg[0]
     nextb = reg[1]
     nodes = reg[2]
@@ -486,22 +488,24 @@ class TilesDepthFirst:
 
     heuristic: "manhattan" (Manhattan + linear conflicts), "pdb" (also pattern databases,
     built if needed) or None (the model's default: databases when cached or cheap to build).
-    `heuristic_name` and `pdb_seconds` tell what was used and what loading/building cost here.
+    partition, progress, budget: as for `HeuristicTables.build`. `heuristic_name` and
+    `pdb_seconds` tell what was used and what loading or building the tables cost.
     """
 
     CHUNK = 1 << 20
 
     def __init__(self, model: "TilesPuzzle", heuristic: str | None = None,
                  partition: Sequence[Sequence[str]] | None = None,
-                 progress: tiles_pdb.Progress | None = None) -> None:
+                 progress: tiles_pdb.Progress | None = None, budget: float | None = None) -> None:
         self.model = model
         known = model.__dict__.get("tables")  # TilesPuzzle.tables is a cached_property
-        if heuristic is None and partition is None:
-            self.tables = model.tables
-        elif partition is None and known is not None and known.name == heuristic:
+        default = partition is None and budget is None
+        if default and known is not None and heuristic in (None, known.name):
             self.tables = known
         else:
-            self.tables = HeuristicTables.build(model, heuristic, partition, progress)
+            self.tables = HeuristicTables.build(model, heuristic, partition, progress, budget)
+            if default and heuristic is None:
+                model.__dict__["tables"] = self.tables  # what model.tables would build: share it
         self.heuristic_name = self.tables.name
         self.pdb_seconds = self.tables.pdb_seconds
         self.nbr = np.array(model.neighbours, dtype=np.int64)
@@ -528,13 +532,14 @@ class TilesDepthFirst:
         st_h[0] = max([int(mlc)] + [int(x) for x in psum])
         undo = np.zeros((size, UNDO + max(pval.shape[0], 1)), dtype=np.int64)
         reg = np.array([0, NO_BOUND, 0, 0, 0], dtype=np.int64)
+        work = _work(t, board.shape[0], pval.shape[0])
         stats = ctx.stats
         nodes0, gen0 = stats.nodes, stats.generated
         while True:
             code = bounded_dfs(board, pos, slot, gcost, lcv, pval, self.nbr, t.gcnt, t.gcells, t.md, t.line_cells,
                                t.line_len, t.line_kind, t.line_index, t.pure, t.gmin, t.gmax, t.cell_row,
                                t.cell_col, self.model.rows, t.pdb, st_blank, st_dir, st_next, st_nchild, st_order,
-                               st_h, st_mlc, st_ps, undo, reg, bound, self.CHUNK, ordered)
+                               st_h, st_mlc, st_ps, undo, reg, bound, self.CHUNK, ordered, work)
             stats.nodes = nodes0 + int(reg[2])
             stats.generated = gen0 + int(reg[3])
             if code == FOUND:
@@ -542,6 +547,13 @@ class TilesDepthFirst:
             if code == EXHAUSTED:
                 return None, (None if reg[1] >= NO_BOUND else int(reg[1]))
             ctx.poll()
+
+
+def _work(t: HeuristicTables, n: int, nviews: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of `bounded_dfs`: dp, best, cells, tmp, dps, hs."""
+    return (np.empty(1 << min(t.gcells.shape[1], DP_MAX_GROUP), dtype=np.int64),
+            np.empty(t.line_cells.shape[1], dtype=np.int64), np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.zeros(max(nviews, 1), dtype=np.int64), np.empty(4, dtype=np.int64))
 
 
 def heuristic_of(board: np.ndarray, tables: HeuristicTables) -> int:

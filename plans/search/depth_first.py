@@ -69,10 +69,24 @@ class GenericDepthFirst:
         return None, next_bound
 
 
-def searcher_for(model: Any, native: bool = True) -> Any:
-    """The model's compiled searcher when it has one (and `native`), else the generic one."""
-    if native:
-        fast = model.native_searcher() if hasattr(model, "native_searcher") else None
+def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any:
+    """The model's compiled searcher when it has one (unless options["native"] is False), else
+    the generic one. Building its tables (pattern databases) polls the context's limits."""
+    if options.get("native", True) and hasattr(model, "native_searcher"):
+        fast = (model.native_searcher(options.get("heuristic"), progress=lambda done, total: ctx.poll())
+                if _takes_options(model.native_searcher) else model.native_searcher())
         if fast is not None:
+            for key in ("heuristic_name", "pdb_seconds"):
+                if hasattr(fast, key):
+                    ctx.stats.extra[key.replace("_name", "")] = getattr(fast, key)
             return fast
     return GenericDepthFirst(model)
+
+
+def _takes_options(method: Any) -> bool:
+    """Built-in families take (heuristic, progress); a user's class may define none."""
+    import inspect
+    try:
+        return "progress" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False

@@ -19,7 +19,7 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
     ctx.phase = "dfs"
     if cap is None:
         return _graph_dfs(model, ctx)
-    searcher = searcher_for(model, native=request.options.get("native", True))
+    searcher = searcher_for(model, ctx, request.options)
     ctx.stats.depth = cap
     actions, _ = searcher.bounded(cap, ctx, ordered=True)
     if actions is not None:

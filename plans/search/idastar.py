@@ -10,7 +10,7 @@ from .depth_first import searcher_for
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
-    searcher = searcher_for(model, native=request.options.get("native", True))
+    searcher = searcher_for(model, ctx, request.options)
     cap = request.max_moves
     bound = searcher.h0
     ctx.stats.extra["iterations"] = 0
