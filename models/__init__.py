@@ -16,6 +16,7 @@ from .document import Document, parse_document, read_document
 FAMILIES: dict[str, str] = {
     "tiles": "puzzleplan.models.tiles:TilesPuzzle",
     "rush-hour": "puzzleplan.models.rush_hour:RushHour",
+    "sokoban": "puzzleplan.models.sokoban:Sokoban",
 }
 
 
@@ -26,18 +27,36 @@ def family_class(name: str) -> Any:
 
 
 def from_document(doc: Document) -> Model:
-    """Build a model from a parsed YAML document (dispatch on `puzzle:`)."""
+    """Build a model from a parsed YAML document (dispatch on `puzzle:`).
+
+    Besides the built-in families, `puzzle:` may name a user class (`python:./file.py:Class`,
+    `python:package.module:Class`, or an entry point of the `puzzleplan.models` group).
+    """
     puzzle = doc.get("puzzle")
+    if isinstance(puzzle, str) and puzzle not in FAMILIES:
+        from .python_model import is_user_puzzle, user_model_from_document
+        if is_user_puzzle(puzzle):
+            base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else None
+            return user_model_from_document(doc, base)
     if not isinstance(puzzle, str) or puzzle not in FAMILIES:
         raise doc.error("puzzle", f"unknown puzzle {puzzle!r}; expected one of {', '.join(sorted(FAMILIES))}")
     return family_class(puzzle).from_document(doc)
 
 
-def load(path: str | Path, overrides: dict[str, Any] | None = None) -> Model:
+COLLECTION_SUFFIXES = (".xsb", ".sok")
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str | None = None) -> Model:
     """Read, validate and build the puzzle in `path`. Raises ModelError on bad input.
 
     `overrides` replace top-level fields (e.g. {"metric": "slide"} from the command line).
+    Sokoban collections (.xsb/.sok) hold many levels; `level` picks one by number or title.
     """
+    if Path(path).suffix.lower() in COLLECTION_SUFFIXES:
+        from .sokoban import load_collection
+        return load_collection(path, level, overrides)
+    if level is not None:
+        raise ModelError(f"{path}: --level is for level collections (.xsb/.sok files)")
     doc = read_document(path)
     doc.data.update(overrides or {})
     return from_document(doc)

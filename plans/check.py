@@ -16,6 +16,7 @@ from typing import Any, Sequence
 CHECKERS: dict[str, str] = {
     "tiles": "puzzleplan.plans.checkers.tiles:replay",
     "rush-hour": "puzzleplan.plans.checkers.rush_hour:replay",
+    "sokoban": "puzzleplan.plans.checkers.sokoban:replay",
 }
 
 

@@ -90,25 +90,34 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--max-horizon", type=_whole(0, MAX_CAP), metavar="T",
                        help="largest horizon tried when there is no cap (default 200)")
 
+    def level(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--level", help="level collections (.xsb/.sok): the level's 1-based number or title")
+
     p = sub.add_parser("solve", help="find a plan (optimal by default)")
     p.add_argument("file")
+    level(p)
     p.add_argument("--engine", choices=list(engine_registry.ENGINES), help="default: the family's optimal engine")
     p.add_argument("--max-moves", type=_whole(0, MAX_CAP), metavar="N", help="the move cap (overrides max_moves)")
     p.add_argument("--any", action="store_true", help="the first plan within the cap will do (fast)")
     p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
     p.add_argument("--show", action="store_true", help="print every board of the plan")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--heuristic", choices=["manhattan", "pdb"],
+                   help="tiles IDA*/DFS: Manhattan + linear conflicts, or also pattern databases "
+                        "(default: databases when cached or cheap to build)")
     encoder_options(p)
     limits(p)
 
     p = sub.add_parser("explore", help="breadth-first over the whole reachable space")
     p.add_argument("file")
+    level(p)
     p.add_argument("--metric")
     p.add_argument("--json", action="store_true")
     limits(p)
 
     p = sub.add_parser("check", help="replay a plan with the independent checker")
     p.add_argument("file")
+    level(p)
     p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), or @FILE")
     p.add_argument("--metric")
     p.add_argument("--notation", choices=["blank", "digits", "tiles"],
@@ -117,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="prove the minimal move count with independent certificates")
     p.add_argument("file")
+    level(p)
     p.add_argument("--claim", type=_whole(0, MAX_CAP), metavar="N", help="check a claimed minimum instead")
     p.add_argument("--metric")
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
@@ -127,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="run every encoding x solver at one horizon and tabulate")
     p.add_argument("file")
+    level(p)
     p.add_argument("--horizon", type=_whole(0, MAX_CAP), metavar="T", help="default: the proved optimum")
     p.add_argument("--metric")
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
@@ -142,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write the instance at a horizon for outside solvers and planners")
     p.add_argument("file")
+    level(p)
     p.add_argument("--horizon", type=_whole(0, MAX_CAP), required=True, metavar="T")
     p.add_argument("--to", required=True, choices=["dimacs", "cpsat", "pddl"])
     p.add_argument("-o", "--output", required=True, metavar="OUT",
@@ -153,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
     p.add_argument("file")
+    level(p)
     p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs")
     p.add_argument("solution", help="the solver's model: 'v 1 -2 ... 0' lines or integers")
     p.add_argument("--metric")
@@ -160,22 +173,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("convert", help="write the puzzle in another notation")
     p.add_argument("file")
-    p.add_argument("--to", required=True, choices=["grid", "vehicles", "yaml"],
-                   help="grid: bare rows; vehicles: YAML in the vehicle-list notation; yaml: YAML in the grid notation")
+    level(p)
+    p.add_argument("--to", required=True, choices=["grid", "vehicles", "yaml", "xsb"],
+                   help="grid: bare rows; vehicles: YAML in the vehicle-list notation (Rush Hour); "
+                        "yaml: a YAML puzzle file; xsb: Sokoban's text notation")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+
+    p = sub.add_parser("pdb", help="tiles pattern databases: build, list or clear the cache")
+    pdb = p.add_subparsers(dest="pdb_command", required=True, parser_class=_Parser)
+    q = pdb.add_parser("build", help="build (or load) the databases a tiles puzzle uses")
+    q.add_argument("file")
+    level(q)
+    q.add_argument("--partition", metavar="GROUPS", help="faces per pattern, groups split by '/': 'a b c / d e f'")
+    q.add_argument("--budget", type=_seconds, metavar="SECONDS", help="build-time budget for the automatic partition")
+    q.add_argument("--json", action="store_true")
+    q = pdb.add_parser("info", help="list the cached tables")
+    q.add_argument("--json", action="store_true")
+    pdb.add_parser("clear", help="delete every cached table")
 
     sub.add_parser("engines", help="list the engines available here")
     return parser
 
 
 def _load(args: argparse.Namespace) -> Any:
-    model = load(args.file)
+    level = getattr(args, "level", None)
+    model = load(args.file, level=level)
     metric = getattr(args, "metric", None)
     if metric and metric != model.metric:
         if metric not in type(model).metrics:
             raise InputError(f"--metric: expected one of {', '.join(type(model).metrics)} "
                              f"for {model.family}, got {metric!r}")
-        model = load(args.file, {"metric": metric})
+        model = load(args.file, {"metric": metric}, level=level)
     return model
 
 
@@ -192,6 +220,8 @@ def _describe(model: Any) -> str:
 
 def _states_along(model: Any, moves: Sequence[str]) -> list[Any]:
     """Replay moves through the model to show boards (display only; checking is done apart)."""
+    if hasattr(model, "states_along"):  # families whose actions are not single moves (Sokoban pushes)
+        return model.states_along(moves)
     state = model.initial()
     states = [state]
     for move in moves:
@@ -223,7 +253,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _encoder_request_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     keys = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
-            "card", "params", "workers", "max_horizon")
+            "card", "params", "workers", "max_horizon", "heuristic")
     options = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     if getattr(args, "hint", False):
         native = solve(model, getattr(model, "default_engine", "bfs"),
@@ -240,7 +270,8 @@ def _print_result(model: Any, result: Result, show: bool) -> None:
     if result.plan is not None:
         proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
         cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
-        print(f"status:  {status.value}: {result.plan.length} moves{cap}, {proof}")
+        cost = "" if result.plan.cost == result.plan.length else f" ({result.plan.cost} {model.metric})"
+        print(f"status:  {status.value}: {result.plan.length} moves{cost}{cap}, {proof}")
         print(f"plan:    {result.plan.text()}")
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
@@ -452,7 +483,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    model = load(args.file)
+    model = _load(args)
     kinds = getattr(model, "notations", ())
     if args.to not in kinds:
         raise InputError(f"--to: {model.family} can be written as {', '.join(kinds) or 'nothing'}, not {args.to!r}")
@@ -481,6 +512,54 @@ def _write_atomically(path: str, text: str) -> None:
         raise InputError(f"{path}: cannot write: {exc.strerror}") from None
 
 
+def cmd_pdb(args: argparse.Namespace) -> int:
+    from puzzleplan.models import tiles_pdb
+    if args.pdb_command == "clear":
+        print(f"removed {tiles_pdb.clear_cache()} table files from {tiles_pdb.cache_dir()}")
+        return EXIT_OK
+    if args.pdb_command == "info":
+        entries = tiles_pdb.cache_info()
+        if args.json:
+            print(json.dumps([{**e.__dict__, "path": str(e.path)} for e in entries]))
+            return EXIT_OK
+        print(f"cache: {tiles_pdb.cache_dir()}  ({len(entries)} tables, "
+              f"{sum(e.size for e in entries) / 2**20:.1f} MiB)")
+        for e in entries:
+            faces = " ".join(e.faces or []) if e.valid_header else "(not a valid table: would be rebuilt)"
+            print(f"  {e.path.name}  {e.board}  {e.entries or 0:>11,} entries  {e.size / 2**20:7.1f} MiB  {faces}")
+        return EXIT_OK
+    model = _load(args)
+    if model.family != "tiles":
+        raise InputError(f"{args.file}: pattern databases are for tiles puzzles, not {model.family}")
+    partition = None
+    if args.partition:
+        partition = [group.split() for group in args.partition.split("/") if group.split()]
+    progress = _progress_printer() if sys.stderr.isatty() and not args.json else None
+    try:
+        dbs = tiles_pdb.databases_for(model, partition, progress,
+                                      args.budget if args.budget else tiles_pdb.DEFAULT_BUDGET_SECONDS)
+    except ValueError as exc:
+        raise InputError(f"{args.file}: {exc}") from None
+    if progress is not None:
+        sys.stderr.write("\n")
+    rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
+             "entries": int(t.data.shape[0])} for t in dbs.tables]
+    if args.json:
+        print(json.dumps({"tables": rows, "seconds": dbs.seconds, "built": dbs.built,
+                          "cache": str(tiles_pdb.cache_dir())}))
+    else:
+        print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded) "
+              f"in {dbs.seconds:.2f} s, cache {tiles_pdb.cache_dir()}")
+    return EXIT_OK
+
+
+def _progress_printer() -> Any:
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\r  building: {done:,} / {total:,} ({100 * done / max(total, 1):.0f}%)   ")
+        sys.stderr.flush()
+    return show
+
+
 def cmd_engines(args: argparse.Namespace) -> int:
     available = set(engine_registry.available())
     for name, (_, about) in engine_registry.ENGINES.items():
@@ -491,7 +570,7 @@ def cmd_engines(args: argparse.Namespace) -> int:
 
 COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "convert": cmd_convert,
             "verify": cmd_verify, "compare": cmd_compare, "export": cmd_export, "decode": cmd_decode,
-            "engines": cmd_engines}
+            "pdb": cmd_pdb, "engines": cmd_engines}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,14 +29,14 @@ def test_engine_on_case(engine: str, case) -> None:
     report = check_plan(model, list(result.plan.moves))
     assert report.valid, report.error
     if case.cap is not None:
-        assert result.plan.length <= case.cap
+        assert result.plan.cost <= case.cap
     if engine in OPTIMAL_ENGINES or engine in ("sat", "cpsat"):
         assert result.status is Status.OPTIMAL
-        assert result.lower_bound == result.plan.length
+        assert result.lower_bound == result.plan.cost
         if case.optimal is not None:
-            assert result.plan.length == case.optimal
+            assert result.plan.cost == case.optimal
     elif case.optimal is not None:
-        assert result.plan.length >= case.optimal
+        assert result.plan.cost >= case.optimal
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.expect.get("valid_plans")], ids=lambda c: c.id)

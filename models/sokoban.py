@@ -1,0 +1,446 @@
+"""Sokoban: the player walks and pushes boxes (one at a time, never pulls) onto the goals.
+
+Levels are written in XSB: `#` wall, ` `/`-`/`_` floor, `$` box, `.` goal, `*` box on a goal,
+`@` player, `+` player on a goal. Ragged rows are padded with floor; the walls must enclose the
+player. An optional player goal (seed 004) asks the player to end on a given cell as well.
+
+Metrics:
+    moves   every step counts; an action is one letter, `lurd` a walk, `LURD` a push
+    pushes  only pushes count; an action is one push (box cell, direction) and the walk to it is
+            free. States keep the player on the top-left-most cell it can reach, so positions that
+            differ only by a free walk are one state. `plan_moves` expands the pushes into the full
+            step-by-step LURD string (shortest walks, lowercase; pushes uppercase) and `plan_cost`
+            counts the pushes. With a player goal the final walk to it is appended (free).
+
+State: one Python int, `boxes << pbits | player`: a bitset of the box cells above the player's
+cell number. Cells are the floor cells the player's walls enclose, numbered in row-major order.
+
+Heuristic (admissible; consistent wherever a matching exists, since one step changes it by at
+most one; 0 where none does, which pruning never generates): the cost of a
+minimum-cost perfect matching of boxes to goals, the cost of a pair being the push distance of
+the box to the goal on the empty level (computed per goal by a reverse search over pulls: a box
+at b can be pulled to b+d when b+d and b+2d are floor). Every box needs at least that many
+pushes whatever the others do, so the matching bounds the pushes left, hence the moves left.
+Under `moves` with a player goal, also at least the player's walking distance to it (walls
+only); the larger of the two is used. Matchings are solved with OR-Tools' linear sum
+assignment and cached per box set.
+
+Pruning (on by default, `prune=False` turns it off; the optimum never changes, a test checks):
+    dead squares   a cell from which the pull search reaches no goal: a box pushed there can
+                   never reach a goal, so such pushes are never generated;
+    freeze         after a push, the pushed box is tested for being frozen: on each axis a wall on
+                   either side, or dead squares on both sides, or a neighbouring box that is itself
+                   frozen (boxes on the current chain of the test count as walls). No box of a
+                   frozen group can move before another one of it has moved, so none ever moves
+                   again (pushes onto dead squares aside); if any is off a goal the push is dropped;
+    matching       a push after which no perfect matching of boxes to goals exists (some goal
+                   is out of every box's reach) is dropped.
+The start position is tested the same way by `unsolvable_reason`.
+
+YAML (`puzzle: sokoban`):
+    level: |          the XSB rows (indented under the key; use '-' for floor outside the walls
+      #####           or `level: |2` when a row starts with spaces)
+      #@$.#
+      #####
+    player_goal       optional [row, col], 0-based: the player must end there too
+    name, description, metric (moves|pushes), max_moves (the cap, in the metric's unit),
+    expect            optimal_moves, optimal_pushes, solvable, valid_plans (checked by the tests)
+Collection files (.xsb/.sok) are read by `load_collection(path, level)`.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Iterator, Sequence
+
+from .base import ModelBase, ModelError
+from .document import Document
+from .sokoban_notation import WALL, Level, load_collection, parse_level, split_rows
+
+DIRS = "udlr"
+DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+OPPOSITE = (1, 0, 3, 2)
+WALK = tuple(DIRS)
+PUSH = tuple(DIRS.upper())
+INF = 1 << 30
+CACHE_LIMIT = 1_000_000
+
+__all__ = ["Sokoban", "load_collection"]
+
+
+class Sokoban(ModelBase):
+    """One Sokoban level under a metric."""
+
+    family = "sokoban"
+    metrics = ("moves", "pushes")
+    default_engine = "astar"
+    notations = ("xsb", "yaml")
+
+    def __init__(self, level: Level | str | Sequence[str], player_goal: tuple[int, int] | None = None,
+                 metric: str = "moves", name: str = "", max_moves: int | None = None,
+                 expect: dict[str, Any] | None = None, prune: bool = True, description: str = "") -> None:
+        if not isinstance(level, Level):
+            level = parse_level(split_rows(level)[0] if isinstance(level, str) else list(level))
+        if metric not in self.metrics:
+            raise ModelError(f"metric: expected one of {', '.join(self.metrics)}, got {metric!r}")
+        self.level = level
+        self.metric = metric
+        self.name = name
+        self.description = description
+        self.max_moves = max_moves
+        self.expect = dict(expect or {})
+        self.prune = prune
+        self.rows, self.cols = level.height, level.width
+        self.cells = level.region
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        if player_goal is not None:
+            player_goal = (int(player_goal[0]), int(player_goal[1]))
+            if player_goal not in self.index:
+                raise ModelError(f"player_goal: {list(player_goal)} is not a floor cell inside the walls")
+        self.player_goal = player_goal
+        n = len(self.cells)
+        self.ncells = n
+        self.pbits = max(1, (n - 1).bit_length())
+        self.pmask = (1 << self.pbits) - 1
+        self.nbr: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index.get((r + dr, c + dc), -1) for dr, dc in DELTAS) for r, c in self.cells)
+        self.goal_cells = tuple(self.index[g] for g in level.goals)
+        self.goals = sum(1 << g for g in self.goal_cells)
+        self.start_boxes = sum(1 << self.index[b] for b in level.boxes)
+        self.start_player = self.index[level.player]
+        self.goal_dist = tuple(self._pull_distances(g) for g in self.goal_cells)
+        self.dead = tuple(all(d[c] >= INF for d in self.goal_dist) for c in range(n))
+        self.pg = None if player_goal is None else self.index[player_goal]
+        self.pg_dist = None if self.pg is None else self._walk_distances(self.pg)
+        self._matching_cache: dict[int, int | None] = {}
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_document(cls, doc: Document) -> "Sokoban":
+        from .sokoban_notation import parse_document
+        return parse_document(cls, doc)
+
+    def with_options(self, **changes: Any) -> "Sokoban":
+        """A copy with some of metric, prune, max_moves, name, expect, player_goal changed."""
+        kw = dict(player_goal=self.player_goal, metric=self.metric, name=self.name, max_moves=self.max_moves,
+                  expect=self.expect, prune=self.prune, description=self.description)
+        kw.update(changes)
+        return Sokoban(self.level, **kw)
+
+    def with_metric(self, metric: str) -> "Sokoban":
+        return self.with_options(metric=metric)
+
+    def notation(self, kind: str) -> str:
+        """The level written as XSB (with a `; name` line) or as a YAML puzzle file."""
+        from .sokoban_notation import to_xsb, to_yaml
+        if kind == "xsb":
+            return to_xsb(self)
+        if kind == "yaml":
+            return to_yaml(self)
+        raise ValueError(f"unknown notation {kind!r}; expected one of {', '.join(self.notations)}")
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The start position as canonical XSB rows (padded), straight from the parser: what the
+        independent checker reads (it never sees the model's cell numbering)."""
+        return self.level.grid
+
+    # -- static analysis ------------------------------------------------------------------------
+    def _pull_distances(self, goal: int) -> list[int]:
+        """Fewest pushes from each cell to `goal` for a lone box (reverse search over pulls)."""
+        dist = [INF] * self.ncells
+        dist[goal] = 0
+        queue = deque([goal])
+        nbr = self.nbr
+        while queue:
+            b = queue.popleft()
+            for d in range(4):
+                a = nbr[b][d]            # a box on a reaches b by a push toward b...
+                if a < 0:
+                    continue
+                behind = nbr[a][d]       # ...from a player standing beyond a
+                if behind < 0 or dist[a] < INF:
+                    continue
+                dist[a] = dist[b] + 1
+                queue.append(a)
+        return dist
+
+    def _walk_distances(self, target: int) -> list[int]:
+        dist = [INF] * self.ncells
+        dist[target] = 0
+        queue = deque([target])
+        while queue:
+            c = queue.popleft()
+            for n in self.nbr[c]:
+                if n >= 0 and dist[n] >= INF:
+                    dist[n] = dist[c] + 1
+                    queue.append(n)
+        return dist
+
+    def _matching(self, boxes: int) -> int | None:
+        """Minimum total push distance over perfect matchings of boxes to goals (None: no matching)."""
+        cache = self._matching_cache
+        if boxes in cache:
+            return cache[boxes]
+        cells = _bits(boxes)
+        value: int | None
+        if len(cells) == 1:
+            d = self.goal_dist[0][cells[0]]
+            value = None if d >= INF else d
+        else:
+            from ortools.graph.python import linear_sum_assignment
+            tails: list[int] = []
+            heads: list[int] = []
+            costs: list[int] = []
+            value = 0
+            for i, b in enumerate(cells):
+                found = False
+                for j, dist in enumerate(self.goal_dist):
+                    d = dist[b]
+                    if d < INF:
+                        tails.append(i)
+                        heads.append(j)
+                        costs.append(d)
+                        found = True
+                if not found:
+                    value = None
+                    break
+            if value is not None:
+                solver = linear_sum_assignment.SimpleLinearSumAssignment()
+                solver.add_arcs_with_cost(tails, heads, costs)
+                if solver.solve() == solver.OPTIMAL:
+                    value = solver.optimal_cost()
+                else:
+                    value = None
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[boxes] = value
+        return value
+
+    def _frozen(self, b: int, boxes: int, chain: set[int]) -> list[int] | None:
+        """The boxes of a frozen group holding box `b` still (boxes on `chain` count as walls), or None."""
+        chain.add(b)
+        group = [b]
+        nbr, dead = self.nbr, self.dead
+        try:
+            for d1, d2 in ((0, 1), (2, 3)):
+                a, c = nbr[b][d1], nbr[b][d2]
+                if a < 0 or c < 0 or (dead[a] and dead[c]):
+                    continue
+                blocked = False
+                for n in (a, c):
+                    if boxes >> n & 1:
+                        if n in chain:
+                            blocked = True
+                            break
+                        sub = self._frozen(n, boxes, chain)
+                        if sub is not None:
+                            group += sub
+                            blocked = True
+                            break
+                if not blocked:
+                    return None
+            return group
+        finally:
+            chain.discard(b)
+
+    def _freeze_deadlock(self, boxes: int, b: int) -> bool:
+        group = self._frozen(b, boxes, set())
+        return group is not None and any(not self.goals >> g & 1 for g in group)
+
+    def _push_ok(self, boxes: int, k: int) -> bool:
+        """Pruning after a push that put a box on cell k (boxes: the new box set)."""
+        if self.dead[k]:
+            return False
+        if self._freeze_deadlock(boxes, k):
+            return False
+        return self._matching(boxes) is not None
+
+    def unsolvable_reason(self) -> str | None:
+        boxes = self.start_boxes
+        for b in _bits(boxes):
+            r, c = self.cells[b]
+            if self.dead[b]:
+                return f"the box at row {r + 1}, column {c + 1} can never be pushed onto a goal"
+        for b in _bits(boxes):
+            r, c = self.cells[b]
+            if self._freeze_deadlock(boxes, b):
+                return f"the box at row {r + 1}, column {c + 1} is frozen off a goal (it and its neighbours can never move)"
+        if self._matching(boxes) is None:
+            return "the boxes cannot be matched to the goals: some goal is out of every box's reach"
+        return None
+
+    # -- the rules ------------------------------------------------------------------------------
+    def start_state(self) -> int:
+        """The start position with the player where the level puts it (under both metrics)."""
+        return self.start_boxes << self.pbits | self.start_player
+
+    def initial(self) -> int:
+        if self.metric == "pushes":
+            return self.start_boxes << self.pbits | self._normal(self.start_player, self.start_boxes)
+        return self.start_state()
+
+    def _reach(self, p: int, boxes: int) -> int:
+        """The bitset of cells the player at p reaches without pushing."""
+        seen = 1 << p
+        stack = [p]
+        nbr = self.nbr
+        while stack:
+            c = stack.pop()
+            for n in nbr[c]:
+                if n >= 0 and not (seen >> n) & 1 and not (boxes >> n) & 1:
+                    seen |= 1 << n
+                    stack.append(n)
+        return seen
+
+    def _normal(self, p: int, boxes: int) -> int:
+        reach = self._reach(p, boxes)
+        return (reach & -reach).bit_length() - 1
+
+    def is_goal(self, state: int) -> bool:
+        boxes = state >> self.pbits
+        if boxes != self.goals:
+            return False
+        if self.pg is None:
+            return True
+        p = state & self.pmask
+        if self.metric == "pushes":
+            return bool(self._reach(p, boxes) >> self.pg & 1)
+        return p == self.pg
+
+    def successors(self, state: int) -> Iterator[tuple[Any, int]]:
+        if self.metric == "pushes":
+            return self._push_successors(state)
+        return self._move_successors(state)
+
+    def _move_successors(self, state: int) -> Iterator[tuple[str, int]]:
+        pbits = self.pbits
+        p, boxes = state & self.pmask, state >> pbits
+        nbr, prune = self.nbr, self.prune
+        for d in range(4):
+            j = nbr[p][d]
+            if j < 0:
+                continue
+            if boxes >> j & 1:
+                k = nbr[j][d]
+                if k < 0 or boxes >> k & 1:
+                    continue
+                moved = boxes ^ (1 << j) ^ (1 << k)
+                if prune and not self._push_ok(moved, k):
+                    continue
+                yield PUSH[d], moved << pbits | j
+            else:
+                yield WALK[d], boxes << pbits | j
+
+    def _push_successors(self, state: int) -> Iterator[tuple[tuple[int, int], int]]:
+        pbits = self.pbits
+        p, boxes = state & self.pmask, state >> pbits
+        nbr, prune = self.nbr, self.prune
+        reach = self._reach(p, boxes)
+        for j in _bits(boxes):
+            for d in range(4):
+                behind = nbr[j][OPPOSITE[d]]
+                if behind < 0 or not reach >> behind & 1:
+                    continue
+                k = nbr[j][d]
+                if k < 0 or boxes >> k & 1:
+                    continue
+                moved = boxes ^ (1 << j) ^ (1 << k)
+                if prune and not self._push_ok(moved, k):
+                    continue
+                yield (j, d), moved << pbits | self._normal(j, moved)
+
+    def h(self, state: int) -> int:
+        value = self._matching(state >> self.pbits)
+        if value is None:
+            value = 0  # no perfect matching: unsolvable from here, and 0 is a bound like any other
+        if self.metric == "moves" and self.pg_dist is not None:
+            value = max(value, self.pg_dist[state & self.pmask])
+        return value
+
+    # -- plans ----------------------------------------------------------------------------------
+    def plan_moves(self, actions: Sequence[Any]) -> list[str]:
+        """Move letters: the actions themselves under moves; pushes expanded with their walks."""
+        if self.metric == "moves":
+            return [str(a) for a in actions]
+        moves: list[str] = []
+        p, boxes = self.start_player, self.start_boxes
+        for j, d in actions:
+            behind = self.nbr[j][OPPOSITE[d]]
+            moves += self._walk(p, behind, boxes)
+            k = self.nbr[j][d]
+            moves.append(PUSH[d])
+            boxes ^= (1 << j) ^ (1 << k)
+            p = j
+        if self.pg is not None:
+            moves += self._walk(p, self.pg, boxes)
+        return moves
+
+    def plan_cost(self, actions: Sequence[Any]) -> int:
+        """The plan's cost in the metric: pushes under pushes, moves under moves."""
+        return len(actions)
+
+    def _walk(self, start: int, target: int, boxes: int) -> list[str]:
+        """A shortest walk (lowercase letters) from start to target around the boxes."""
+        if start == target:
+            return []
+        came: dict[int, tuple[int, int]] = {start: (-1, -1)}
+        queue = deque([start])
+        while queue:
+            c = queue.popleft()
+            for d in range(4):
+                n = self.nbr[c][d]
+                if n < 0 or n in came or boxes >> n & 1:
+                    continue
+                came[n] = (c, d)
+                if n == target:
+                    path = []
+                    while n != start:
+                        n, d = came[n]
+                        path.append(WALK[d])
+                    return path[::-1]
+                queue.append(n)
+        raise RuntimeError(f"no walk from cell {self.cells[start]} to {self.cells[target]} (engine bug)")
+
+    def states_along(self, moves: Sequence[str]) -> list[int]:
+        """The positions after each single move letter, for display (no legality check here)."""
+        p, boxes = self.start_player, self.start_boxes
+        states = [self.start_state()]
+        for move in moves:
+            d = DIRS.find(move.lower())
+            j = self.nbr[p][d] if d >= 0 else -1
+            if j >= 0:
+                if boxes >> j & 1:
+                    k = self.nbr[j][d]
+                    if k < 0 or boxes >> k & 1:
+                        j = p
+                    else:
+                        boxes ^= (1 << j) ^ (1 << k)
+                if j != p:
+                    p = j
+            states.append(boxes << self.pbits | p)
+        return states
+
+    # -- rendering ------------------------------------------------------------------------------
+    def render(self, state: int) -> str:
+        """The position in XSB (floor as spaces; rows keep the level's full width)."""
+        p, boxes = state & self.pmask, state >> self.pbits
+        rows = [[WALL if ch == WALL else " " for ch in row] for row in self.level.grid]
+        for i, (r, c) in enumerate(self.cells):
+            goal = self.goals >> i & 1
+            if boxes >> i & 1:
+                rows[r][c] = "*" if goal else "$"
+            elif i == p:
+                rows[r][c] = "+" if goal else "@"
+            elif goal:
+                rows[r][c] = "."
+        return "\n".join("".join(row) for row in rows)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bit positions of mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

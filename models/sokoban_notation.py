@@ -1,0 +1,340 @@
+"""Sokoban notations: reading XSB levels (from YAML or from collection files) and writing them.
+
+Every reader validates strictly and raises one-line ModelErrors naming the file line:
+an unknown character, no player or two players, boxes and goals that do not pair up (or none
+at all), a player who could walk off the map (the walls must enclose it), and boxes or goals
+outside the player's walled area.
+
+Collection files (`.xsb`, `.sok`, plain text) hold many levels: a level is a run of board
+lines (lines made only of XSB characters and holding at least one `#`); anything else is
+metadata. A level's title is, in order of preference, a `Title: ...` line after it (the SOK
+convention), else the first comment (`; 12`) or free-text line of the metadata block that
+belongs to it: the block before it when the file opens with such a block and ends with a board,
+the block after it otherwise. `Key: value` lines (Author:, Comment:, ...) are never titles.
+Run-length encoded boards (digits, `|` row separators) are not read.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from .base import ModelError
+from .document import Document
+
+if TYPE_CHECKING:
+    from .sokoban import Sokoban
+
+WALL = "#"
+FLOORS = " -_"
+BOX, GOAL, BOX_ON_GOAL, PLAYER, PLAYER_ON_GOAL = "$", ".", "*", "@", "+"
+XSB_CHARS = set(WALL + FLOORS + BOX + GOAL + BOX_ON_GOAL + PLAYER + PLAYER_ON_GOAL)
+MAX_SIDE = 64
+MAX_CAP = 100_000
+EXPECT_KEYS = ("optimal_moves", "optimal_pushes", "solvable", "valid_plans")
+KEYS = ("puzzle", "name", "description", "level", "player_goal", "metric", "max_moves", "expect")
+
+Fail = Callable[[str, "int | None"], ModelError]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A validated level: the start position as a padded grid in canonical XSB, and its cells.
+
+    `grid` rows all have `width` characters and use `#`, `$`, `.`, `*`, `@`, `+` and ' ' for
+    every floor (outside floor too). `region` lists the cells the player's walls enclose, in
+    row-major order (the model's cell numbering). Cells are (row, col), 0-based.
+    """
+
+    grid: tuple[str, ...]
+    height: int
+    width: int
+    player: tuple[int, int]
+    boxes: tuple[tuple[int, int], ...]
+    goals: tuple[tuple[int, int], ...]
+    region: tuple[tuple[int, int], ...]
+
+
+def _default_fail(message: str, row: int | None) -> ModelError:
+    where = "" if row is None else f"level row {row + 1}: "
+    return ModelError(f"{where}{message}")
+
+
+def split_rows(text: str) -> tuple[list[str], int]:
+    """Rows of a level text without the blank rows around it, and the index of the first kept row."""
+    rows = [r.rstrip() for r in text.replace("\r\n", "\n").split("\n")]
+    first = 0
+    while first < len(rows) and not rows[first].strip():
+        first += 1
+    last = len(rows)
+    while last > first and not rows[last - 1].strip():
+        last -= 1
+    return rows[first:last], first
+
+
+def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
+    """Validate XSB rows (ragged rows are padded with floor) and return the Level.
+
+    `fail(message, row_index)` builds the error for a row (None: the level as a whole).
+    """
+    rows = [r.rstrip() for r in rows]
+    if not rows or not any(r.strip() for r in rows):
+        raise fail("empty level; expected rows of XSB characters (# wall, $ box, . goal, @ player)", None)
+    height, width = len(rows), max(len(r) for r in rows)
+    if height > MAX_SIDE or width > MAX_SIDE:
+        raise fail(f"the level is {height}x{width}; at most {MAX_SIDE}x{MAX_SIDE} is supported", None)
+    grid: list[str] = []
+    player: tuple[int, int] | None = None
+    boxes: list[tuple[int, int]] = []
+    goals: list[tuple[int, int]] = []
+    for r, row in enumerate(rows):
+        out = []
+        for c, ch in enumerate(row):
+            if ch not in XSB_CHARS:
+                raise fail(f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected one of "
+                           "'#' wall, ' ' '-' '_' floor, '$' box, '.' goal, '*' box on goal, "
+                           "'@' player, '+' player on goal", r)
+            if ch in PLAYER + PLAYER_ON_GOAL:
+                if player is not None:
+                    raise fail(f"a second player at row {r + 1}, column {c + 1} (the first is at row "
+                               f"{player[0] + 1}, column {player[1] + 1}); expected exactly one '@' or '+'", r)
+                player = (r, c)
+            if ch in BOX + BOX_ON_GOAL:
+                boxes.append((r, c))
+            if ch in GOAL + BOX_ON_GOAL + PLAYER_ON_GOAL:
+                goals.append((r, c))
+            out.append(WALL if ch == WALL else " " if ch in FLOORS else ch)
+        grid.append("".join(out).ljust(width))
+    if player is None:
+        raise fail("no player; expected exactly one '@' (or '+' on a goal)", None)
+    if not boxes:
+        raise fail("no boxes; expected at least one '$' or '*'", None)
+    if len(boxes) != len(goals):
+        raise fail(f"{len(boxes)} boxes but {len(goals)} goals; expected as many goals as boxes", None)
+    # flood fill from the player through every non-wall cell: it must stay on the map
+    seen = {player}
+    stack = [player]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < height and 0 <= cc < width):
+                raise fail(f"the level is open: the player can walk off the map from row {r + 1}, "
+                           f"column {c + 1}; expected walls all around the player", r)
+            if grid[rr][cc] != WALL and (rr, cc) not in seen:
+                seen.add((rr, cc))
+                stack.append((rr, cc))
+    for what, cells in (("box", boxes), ("goal", goals)):
+        for r, c in cells:
+            if (r, c) not in seen:
+                raise fail(f"the {what} at row {r + 1}, column {c + 1} is outside the walls around the player", r)
+    return Level(tuple(grid), height, width, player, tuple(boxes), tuple(goals), tuple(sorted(seen)))
+
+
+# -- YAML ----------------------------------------------------------------------------------------
+def parse_document(cls: type["Sokoban"], doc: Document) -> "Sokoban":
+    doc.check_keys(KEYS)
+    text = doc.get("level")
+    if not isinstance(text, str):
+        raise doc.error("level", "expected the level as rows of XSB characters (write `level: |` and the rows "
+                                 "below it, indented)")
+    rows, first = split_rows(text)
+
+    def fail(message: str, row: int | None) -> ModelError:
+        line = doc.value_line("level", first + row) if row is not None else doc.line("level")
+        return doc.error("level", message, line=line)
+
+    level = parse_level(rows, fail)
+    player_goal = _player_goal(doc, level)
+    metric = doc.choice("metric", cls.metrics, "moves")
+    max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
+    expect = doc.mapping("expect", {})
+    for key in expect:
+        if key not in EXPECT_KEYS:
+            raise doc.error("expect", f"unknown fact {key!r}; expected one of {', '.join(EXPECT_KEYS)}")
+    return cls(level, player_goal=player_goal, metric=metric, name=doc.text("name", ""), max_moves=max_moves,
+               expect=expect, description=doc.text("description", ""))
+
+
+def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
+    value = doc.get("player_goal", None)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise doc.error("player_goal", f"expected [row, col] (0-based), got {value!r}")
+    r, c = value
+    if not (0 <= r < level.height and 0 <= c < level.width):
+        raise doc.error("player_goal", f"[{r}, {c}] is off the {level.height}x{level.width} level (0-based row, col)")
+    if level.grid[r][c] == WALL:
+        raise doc.error("player_goal", f"[{r}, {c}] is a wall (0-based row, col)")
+    if (r, c) not in set(level.region):
+        raise doc.error("player_goal", f"[{r}, {c}] is outside the walls around the player (0-based row, col)")
+    return (r, c)
+
+
+# -- collections ---------------------------------------------------------------------------------
+_KEY_VALUE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$")
+
+
+def _is_board_line(line: str) -> bool:
+    stripped = line.rstrip()
+    return bool(stripped) and WALL in stripped and all(ch in XSB_CHARS for ch in stripped)
+
+
+def _title_of(line: str) -> tuple[str, str] | None:
+    """('title', X) for `Title: X`, ('comment', X) for `; X` or free text, None for other lines."""
+    text = line.strip()
+    if not text:
+        return None
+    if text.startswith(";"):
+        body = text.lstrip(";").strip()
+        return ("comment", body) if body and not body.startswith("player_goal:") else None
+    m = _KEY_VALUE.match(text)
+    if m:
+        return ("title", m.group(2).strip()) if m.group(1).lower() in ("title", "name") else None
+    return ("comment", text)
+
+
+@dataclass
+class _Entry:
+    start: int                     # 1-based file line of the first board row
+    rows: list[str]
+    title: str = ""
+
+
+def read_collection(text: str) -> list[_Entry]:
+    """Every level of a collection file, with titles."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    entries: list[_Entry] = []
+    # gaps[i]: the metadata before entry i (the last one trails), as blank-line separated paragraphs
+    gaps: list[list[list[tuple[str, str]]]] = [[[]]]
+    current: _Entry | None = None
+    for number, line in enumerate(lines, 1):
+        if _is_board_line(line):
+            if current is None:
+                current = _Entry(number, [])
+                entries.append(current)
+            current.rows.append(line)
+            continue
+        if current is not None:
+            current = None
+            gaps.append([[]])
+        if not line.strip():
+            if gaps[-1][-1]:
+                gaps[-1].append([])
+            continue
+        found = _title_of(line)
+        if found is not None:
+            gaps[-1][-1].append(found)
+    gaps = [[p for p in gap if p] for gap in gaps]
+    while len(gaps) <= len(entries):
+        gaps.append([])
+    before = bool(gaps[0]) and not gaps[len(entries)]
+    for i, entry in enumerate(entries):
+        titles = [t for paragraph in gaps[i + 1] for kind, t in paragraph if kind == "title"]
+        if titles:
+            entry.title = titles[0]
+            continue
+        gap = gaps[i] if before else gaps[i + 1]
+        paragraph = gap[-1] if before and gap else gap[0] if gap else []
+        comments = [t for kind, t in paragraph if kind == "comment"]
+        if comments:
+            entry.title = comments[0]
+    return entries
+
+
+def load_collection(path: str | Path, level: str | int | None = None,
+                    overrides: dict[str, Any] | None = None) -> "Sokoban":
+    """The level of an XSB/SOK collection file chosen by 1-based number or by title.
+
+    `level` None picks the only level of a one-level file. `overrides` may set `metric` and
+    `max_moves` (as the CLI does for YAML files).
+    """
+    from .sokoban import Sokoban
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ModelError(f"{path}: is a directory, expected a level collection") from None
+    except UnicodeDecodeError as exc:
+        raise ModelError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot read: {exc.strerror}") from None
+    entries = read_collection(text)
+    if not entries:
+        raise ModelError(f"{path}:1: no level found; expected rows of XSB characters (# wall, $ box, . goal, @ player)")
+    index = _pick(path, entries, level)
+    entry = entries[index]
+
+    def fail(message: str, row: int | None) -> ModelError:
+        return ModelError(f"{path}:{entry.start + (row or 0)}: level {index + 1}: {message}")
+
+    parsed = parse_level(entry.rows, fail)
+    overrides = dict(overrides or {})
+    metric = overrides.pop("metric", None) or "moves"
+    if metric not in Sokoban.metrics:
+        raise ModelError(f"{path}: metric: expected one of {', '.join(Sokoban.metrics)}, got {metric!r}")
+    max_moves = overrides.pop("max_moves", None)
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int)
+                                  or not 0 <= max_moves <= MAX_CAP):
+        raise ModelError(f"{path}: max_moves: expected a whole number from 0 to {MAX_CAP}, got {max_moves!r}")
+    if overrides:
+        raise ModelError(f"{path}: cannot set {', '.join(sorted(overrides))} for a collection level")
+    name = entry.title or f"{path.stem} #{index + 1}"
+    return Sokoban(parsed, metric=metric, name=name, max_moves=max_moves)
+
+
+def _pick(path: Path, entries: list[_Entry], level: str | int | None) -> int:
+    count = len(entries)
+    if level is None:
+        if count == 1:
+            return 0
+        titles = ", ".join(repr(e.title) for e in entries[:8] if e.title)
+        more = f" (titles: {titles}{', ...' if count > 8 else ''})" if titles else ""
+        raise ModelError(f"{path}: holds {count} levels; choose one by number (1-{count}) or title{more}")
+    text = str(level).strip()
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= count:
+            raise ModelError(f"{path}: level {number}: expected a number from 1 to {count}")
+        return number - 1
+    for i, entry in enumerate(entries):
+        if entry.title.strip().lower() == text.lower():
+            return i
+    titles = ", ".join(repr(e.title) for e in entries[:8] if e.title) or "none"
+    raise ModelError(f"{path}: no level titled {text!r}; titles: {titles}{', ...' if count > 8 else ''}")
+
+
+# -- writers -------------------------------------------------------------------------------------
+def to_xsb(model: "Sokoban") -> str:
+    lines = []
+    if model.name:
+        lines.append(f"; {model.name}")
+    lines += [row.rstrip() for row in model.render(model.start_state()).split("\n")]
+    if model.player_goal is not None:
+        r, c = model.player_goal
+        lines.append(f"; player_goal: [{r}, {c}] (0-based row, col; not part of XSB)")
+    return "\n".join(lines) + "\n"
+
+
+def to_yaml(model: "Sokoban") -> str:
+    rows = [row.rstrip() for row in model.render(model.start_state()).split("\n")]
+    lines = ["puzzle: sokoban"]
+    if model.name:
+        lines.append(f"name: {json.dumps(model.name)}")
+    if model.description:
+        lines.append(f"description: {json.dumps(model.description.strip())}")
+    indicator = "|2" if any(row[:1] == " " for row in rows) else "|"
+    lines.append(f"level: {indicator}")
+    lines += [f"  {row}" if row else "" for row in rows]
+    if model.player_goal is not None:
+        lines.append(f"player_goal: [{model.player_goal[0]}, {model.player_goal[1]}]")
+    lines.append(f"metric: {model.metric}")
+    if model.max_moves is not None:
+        lines.append(f"max_moves: {model.max_moves}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,342 @@
+"""Sokoban: facts of every example under both metrics, the independent replay, validation,
+collections, notation round trips, and properties (random walks, pruning keeps the optimum)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import puzzleplan.models as models
+import puzzleplan.plans.check as check
+from puzzleplan.models import ModelError, load, loads
+from puzzleplan.models.sokoban import Sokoban, load_collection
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.context import SearchContext
+from puzzleplan.plans.search import bfs
+from puzzleplan.plans.solve import solve
+from puzzleplan.plans.types import Request, Status
+
+SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
+EXAMPLES = sorted(SOK.glob("*.yaml"))
+METRICS = ("moves", "pushes")
+LURD = re.compile(r"^[lurdLURD]*$")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    """Register the family and its checker for these tests if the registries lack them."""
+    with pytest.MonkeyPatch.context() as mp:
+        if "sokoban" not in models.FAMILIES:
+            mp.setitem(models.FAMILIES, "sokoban", "puzzleplan.models.sokoban:Sokoban")
+        if "sokoban" not in check.CHECKERS:
+            mp.setitem(check.CHECKERS, "sokoban", "puzzleplan.plans.checkers.sokoban:replay")
+        yield
+
+
+def search(model: Sokoban):
+    """Breadth-first search without the static unsolvability test `solve` runs first."""
+    return bfs.run(model, Request(), SearchContext())
+
+
+def level(text: str, **keys: str) -> str:
+    """A YAML puzzle file holding the XSB rows of `text` (one row per line)."""
+    body = "".join(f"  {row}\n" for row in text.strip("\n").split("\n"))
+    extra = "".join(f"{k}: {v}\n" for k, v in keys.items())
+    return f"puzzle: sokoban\nlevel: |\n{body}{extra}"
+
+
+# -- facts ---------------------------------------------------------------------------------------
+CASES = [(path, metric) for path in EXAMPLES for metric in METRICS]
+
+
+@pytest.mark.parametrize("path,metric", CASES, ids=lambda x: x.stem if isinstance(x, Path) else x)
+def test_bfs_and_astar_agree_with_expect(path: Path, metric: str) -> None:
+    model = load(path, {"metric": metric})
+    expect = model.expect
+    optimum = expect.get(f"optimal_{metric}")
+    costs = set()
+    for engine in ("bfs", "astar"):
+        result = solve(model, engine, Request())
+        if expect.get("solvable") is False:
+            assert result.status is Status.UNSOLVABLE and result.message
+            continue
+        assert result.status is Status.OPTIMAL, result.message
+        plan = result.plan
+        text = plan.text()
+        assert LURD.match(text), text
+        assert len(plan.moves) == len(text)
+        assert plan.cost == (sum(ch.isupper() for ch in text) if metric == "pushes" else len(text))
+        report = check_plan(model, text)
+        assert report.valid, report.error
+        assert result.lower_bound == plan.cost
+        costs.add(plan.cost)
+    if optimum is not None:
+        assert costs == {optimum}
+        assert model.h(model.initial()) <= optimum
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if "valid_plans" in p.read_text()], ids=lambda p: p.stem)
+def test_known_plans_are_valid(path: Path) -> None:
+    for metric in METRICS:
+        model = load(path, {"metric": metric})
+        for plan in model.expect["valid_plans"]:
+            assert check_plan(model, str(plan)).valid
+
+
+def test_seed_004_facts() -> None:
+    plain, worker = load(SOK / "seed-004.yaml"), load(SOK / "seed-004-player-goal.yaml")
+    assert plain.rows == 5 and plain.cols == 6 and worker.player_goal == (3, 1)
+    assert solve(plain, "bfs").plan.cost == 9
+    result = solve(worker, "bfs")
+    assert result.plan.cost == 11 and result.plan.text().endswith("ll")
+    # the 9-move plan leaves the worker elsewhere: not a goal when the worker must end bottom-left
+    assert check_plan(worker, "urRlDldRR").error.startswith("after all")
+
+
+def test_pushes_plan_appends_the_walk_to_the_player_goal() -> None:
+    model = load(SOK / "seed-004-player-goal.yaml", {"metric": "pushes"})
+    result = solve(model, "astar")
+    assert result.plan.cost == 4 and result.plan.text().endswith("ll")
+    assert check_plan(model, result.plan.text()).valid
+
+
+def test_pushes_states_forget_the_free_walk() -> None:
+    model = loads(level("#####\n#@  #\n# $ #\n#  .#\n#####", metric="pushes"))
+    other = loads(level("#####\n#   #\n# $@#\n#  .#\n#####", metric="pushes"))
+    assert model.start_state() != other.start_state()
+    assert model.initial() == other.initial()
+    assert [a for a, _ in model.successors(model.initial())] == [a for a, _ in other.successors(other.initial())]
+
+
+def test_caps_count_in_the_metric() -> None:
+    model = load(SOK / "three.yaml", {"metric": "pushes", "max_moves": 5})
+    result = solve(model, "astar", Request(max_moves=5))
+    assert result.status is Status.OPTIMAL and result.plan.cost == 5 and len(result.plan.moves) > 5
+    assert check_plan(model, result.plan.text()).valid
+    assert solve(model, "bfs", Request(max_moves=4)).status is Status.NO_PLAN_WITHIN_CAP
+    moves = load(SOK / "three.yaml", {"max_moves": 10})
+    assert solve(moves, "astar", Request(max_moves=10)).status is Status.NO_PLAN_WITHIN_CAP
+
+
+# -- the checker ---------------------------------------------------------------------------------
+def test_checker_rejects_illegal_moves() -> None:
+    model = load(SOK / "seed-004.yaml")
+    report = check_plan(model, "urrl")
+    assert report.index == 3 and "uppercase (R)" in report.error
+    report = check_plan(model, "uR")
+    assert report.index == 2 and "no box to push" in report.error
+    assert "wall" in check_plan(model, "l").error
+    assert "blocked by a wall" in check_plan(model, "urRR").error
+    assert "not a move" in check_plan(model, ["u", "x"]).error
+    assert "not a move" in check_plan(model, ["ur"]).error
+    two = loads(level("#######\n#@$$ .#\n#    .#\n#######"))
+    assert "blocked by another box" in check_plan(two, "R").error
+
+
+def test_checker_counts_pushes_under_the_pushes_metric() -> None:
+    model = load(SOK / "seed-004.yaml", {"metric": "pushes", "max_moves": 4})
+    assert check_plan(model, "urRlDldRR").valid
+    capped = load(SOK / "seed-004.yaml", {"metric": "pushes", "max_moves": 3})
+    assert "over the cap of 3" in check_plan(capped, "urRlDldRR").error
+    moves = load(SOK / "seed-004.yaml", {"max_moves": 8})
+    assert "costs 9" in check_plan(moves, "urRlDldRR").error
+
+
+# -- validation ----------------------------------------------------------------------------------
+BAD = {
+    "two_players": (level("######\n#@$.@#\n######"), 4, ["second player", "row 2, column 5"]),
+    "no_player": (level("#####\n# $.#\n#####"), 2, ["no player"]),
+    "boxes_goals": (level("######\n#@$$.#\n######"), 2, ["2 boxes but 1 goals"]),
+    "no_boxes": (level("#####\n#@ .#\n#####"), 2, ["no boxes"]),
+    "open": (level("#####\n#@$.\n#####"), 4, ["the level is open", "row 2"]),
+    "open_gap": (level("#####\n#@$.#\n## ##\n"), 5, ["the level is open", "row 3"]),
+    "unknown_char": (level("#####\n#@$.#\n##x##\n#####"), 5, ["unknown character 'x'", "row 3, column 3"]),
+    "box_outside": (level("#####\n#@$.#\n#####\n#.$ #\n#####"), 6, ["box at row 4", "outside the walls"]),
+    "not_text": ("puzzle: sokoban\nlevel: [1, 2]\n", 2, ["field 'level'"]),
+    "player_goal_wall": (level("#####\n#@$.#\n#####", player_goal="[0, 0]"), 6, ["field 'player_goal'", "is a wall"]),
+    "player_goal_shape": (level("#####\n#@$.#\n#####", player_goal="[1]"), 6, ["field 'player_goal'", "[row, col]"]),
+    "player_goal_off": (level("#####\n#@$.#\n#####", player_goal="[9, 1]"), 6, ["off the 3x5 level"]),
+    "bad_metric": (level("#####\n#@$.#\n#####", metric="steps"), 6, ["field 'metric'", "moves, pushes"]),
+    "bad_expect": (level("#####\n#@$.#\n#####", expect="{optimal: 1}"), 6, ["unknown fact 'optimal'"]),
+    "unknown_key": (level("#####\n#@$.#\n#####", board="x"), 6, ["field 'board'", "unknown key"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_levels_give_one_line_errors(name: str) -> None:
+    text, line, fragments = BAD[name]
+    with pytest.raises(ModelError) as info:
+        loads(text, "bad.yaml")
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"bad.yaml:{line}:"), message
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+
+
+def test_ragged_rows_and_floor_characters() -> None:
+    model = loads(level("######\n#@$-.#\n#_____#\n#######"))
+    assert model.rows == 4 and model.cols == 7
+    assert model.lines[0] == "###### " and model.lines[1] == "#@$ .# "
+    assert solve(model, "bfs").plan.text() == "RR"
+
+
+def test_blank_lines_around_the_level_keep_line_numbers() -> None:
+    text = "puzzle: sokoban\nlevel: |\n\n  #####\n  #@$.#\n  #@###\n  ###\n"
+    with pytest.raises(ModelError, match=r"^x.yaml:6: field 'level': a second player"):
+        loads(text, "x.yaml")
+
+
+def test_unsolvable_at_once() -> None:
+    dead = loads(level("######\n#@ $ #\n#   .#\n######"))
+    assert "can never be pushed onto a goal" in dead.unsolvable_reason()
+    frozen = loads(level("#######\n#.$$ .#\n#@    #\n#######"))
+    assert "frozen off a goal" in frozen.unsolvable_reason()
+    unmatched = loads(level("#######\n#.    #\n### # #\n#@$ $ #\n#  ##.#\n#######"))
+    assert "cannot be matched" in unmatched.unsolvable_reason()
+    result = solve(unmatched, "bfs")
+    assert result.status is Status.UNSOLVABLE and "matched" in result.message
+    assert search(unmatched.with_options(prune=False)).status is Status.UNSOLVABLE
+    assert load(SOK / "unsolvable.yaml").unsolvable_reason() is None  # search has to prove it
+
+
+# -- collections ---------------------------------------------------------------------------------
+def test_collection_by_number_and_title() -> None:
+    path = SOK / "small.xsb"
+    third = load_collection(path, "3")
+    assert third.name == "around"
+    assert third.start_state() == load(SOK / "around.yaml").start_state()
+    assert load_collection(path, "Three").name == "three"
+    pocket = load_collection(path, "pocket", {"metric": "pushes"})
+    assert pocket.metric == "pushes" and solve(pocket, "astar").plan.cost == 8
+    with pytest.raises(ModelError, match="holds 6 levels"):
+        load_collection(path, None)
+    with pytest.raises(ModelError, match="from 1 to 6"):
+        load_collection(path, "7")
+    with pytest.raises(ModelError, match="no level titled 'nine'"):
+        load_collection(path, "nine")
+
+
+def test_collection_sok_titles_and_errors(tmp_path: Path) -> None:
+    path = tmp_path / "c.sok"
+    path.write_text("Some collection\n\n#####\n#@$.#\n#####\nTitle: Alpha\nAuthor: me\n\n"
+                    "######\n#@$ .#\n######\nTitle: Beta\n\n######\n#@$$.#\n######\nTitle: Gamma\n")
+    assert load_collection(path, "beta").name == "Beta"
+    assert load_collection(path, 1).name == "Alpha"
+    with pytest.raises(ModelError) as info:
+        load_collection(path, "Gamma")
+    assert str(info.value).startswith(f"{path}:14: level 3: 2 boxes but 1 goals")
+    single = tmp_path / "one.xsb"
+    single.write_text("#####\n#@$.\n#####\n")
+    with pytest.raises(ModelError, match=r"one.xsb:2: level 1: the level is open"):
+        load_collection(single)
+    empty = tmp_path / "none.xsb"
+    empty.write_text("; nothing here\n")
+    with pytest.raises(ModelError, match="no level found"):
+        load_collection(empty)
+
+
+# -- notations -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_yaml_and_xsb_round_trips(tmp_path: Path, path: Path) -> None:
+    model = load(path, {"metric": "pushes", "max_moves": 50})
+    assert model.lines == tuple(model.render(model.start_state()).split("\n"))  # parser and model agree
+    again = loads(model.notation("yaml"))
+    assert again.start_state() == model.start_state() and again.lines == model.lines
+    assert (again.player_goal, again.metric, again.max_moves) == (model.player_goal, "pushes", 50)
+    xsb = tmp_path / "level.xsb"
+    xsb.write_text(model.notation("xsb"))
+    back = load_collection(xsb)
+    assert back.lines == model.lines and back.name == model.name
+
+
+# -- properties ----------------------------------------------------------------------------------
+@st.composite
+def random_levels(draw, max_side: int = 6, max_boxes: int = 2):
+    rows, cols = draw(st.integers(3, max_side)), draw(st.integers(3, max_side))
+    inside = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    walls = set(draw(st.lists(st.sampled_from(inside), max_size=len(inside) // 4)))
+    free = [cell for cell in inside if cell not in walls]
+    k = draw(st.integers(1, max_boxes))
+    assume(len(free) >= 2 * k + 1)
+    picks = draw(st.permutations(free))
+    player, boxes, goals = picks[0], set(picks[1:1 + k]), set(draw(st.permutations(free))[:k])
+    grid = [["#"] * (cols + 2) for _ in range(rows + 2)]
+    for r, c in free:
+        grid[r][c] = " "
+    for r, c in goals:
+        grid[r][c] = "."
+    for r, c in boxes:
+        grid[r][c] = "*" if (r, c) in goals else "$"
+    r, c = player
+    grid[r][c] = "+" if player in goals else "@"
+    try:
+        return Sokoban("\n".join("".join(row) for row in grid))
+    except ModelError:
+        assume(False)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(random_levels(), st.sampled_from(EXAMPLES).map(load)), st.sampled_from(METRICS),
+       st.lists(st.integers(0, 50), max_size=40))
+def test_random_walks_replay_in_the_checker(model: Sokoban, metric: str, picks: list[int]) -> None:
+    model = model.with_options(metric=metric)
+    state, actions = model.initial(), []
+    for pick in picks:
+        kids = list(model.successors(state))
+        assert len({child for _, child in kids}) == len(kids)
+        if not kids:
+            break
+        action, state = kids[pick % len(kids)]
+        actions.append(action)
+    moves = model.plan_moves(actions)
+    assert all(len(m) == 1 and m in "lurdLURD" for m in moves)
+    assert model.plan_cost(actions) == (sum(m.isupper() for m in moves) if metric == "pushes" else len(moves))
+    report = check_plan(model, moves)
+    assert report.error is None or "goal is not reached" in report.error, report.error
+    assert report.valid == model.is_goal(state)
+    if metric == "moves":
+        assert model.states_along(moves)[-1] == state
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(random_levels(max_side=5), st.sampled_from(METRICS))
+def test_pruning_and_heuristic_keep_the_optimum(model: Sokoban, metric: str) -> None:
+    """Search with and without pruning agree; a static unsolvability verdict is never wrong."""
+    pruned, plain = model.with_options(metric=metric), model.with_options(metric=metric, prune=False)
+    a, b = search(pruned), search(plain)
+    assert a.status is b.status
+    if pruned.unsolvable_reason() is not None:
+        assert b.status is Status.UNSOLVABLE
+    if a.plan is not None:
+        assert a.plan.cost == b.plan.cost
+        assert plain.h(plain.initial()) <= b.plan.cost
+        assert solve(pruned, "astar").plan.cost == a.plan.cost
+        assert check_plan(pruned, a.plan.text()).valid
+
+
+@pytest.mark.parametrize("path,metric", CASES, ids=lambda x: x.stem if isinstance(x, Path) else x)
+def test_pruning_never_changes_the_examples(path: Path, metric: str) -> None:
+    model = load(path, {"metric": metric})
+    plain = model.with_options(prune=False)
+    a, b = search(model), search(plain)
+    assert a.status is b.status
+    assert (a.plan and a.plan.cost) == (b.plan and b.plan.cost)
+    assert b.stats.states >= a.stats.states
+
+
+def test_heuristic_is_admissible_along_optimal_plans() -> None:
+    """Under moves, every state of an optimal plan has h <= the moves still to go."""
+    for path in EXAMPLES:
+        model = load(path)
+        result = solve(model, "bfs")
+        if result.plan is None:
+            continue
+        states = [model.initial()]
+        for move in result.plan.moves:
+            states.append(next(c for a, c in model.successors(states[-1]) if a == move))
+        assert model.is_goal(states[-1])
+        for i, s in enumerate(states):
+            assert model.h(s) <= len(states) - 1 - i
