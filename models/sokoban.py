@@ -358,6 +358,10 @@ class Sokoban(ModelBase):
         return value
 
     # -- plans ----------------------------------------------------------------------------------
+    def plan_summary(self, moves: Sequence[str]) -> dict[str, int]:
+        """Counts shown beside a plan: pushes (uppercase letters) and moves."""
+        return {"pushes": sum(1 for m in moves if m.isupper()), "moves": len(moves)}
+
     def plan_moves(self, actions: Sequence[Any]) -> list[str]:
         """Move letters: the actions themselves under moves; pushes expanded with their walks."""
         if self.metric == "moves":

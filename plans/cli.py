@@ -242,6 +242,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     engine = args.engine or default_engine(model, request)
     ctx = SearchContext.for_terminal(request.limits, quiet=args.quiet or args.json)
     result = solve(model, engine, request, ctx)
+    if result.plan is not None and hasattr(model, "plan_summary"):
+        result.stats.extra.update(model.plan_summary(result.plan.moves))
     if args.json:
         out = {"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
                "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL}
