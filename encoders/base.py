@@ -35,6 +35,8 @@ ENCODINGS: dict[str, str] = {
     "rh-onehot": "puzzleplan.encoders.sat.rush_hour:RushHourOneHot",
     "cp-rh-int": "puzzleplan.encoders.cpsat.rush_hour:RushHourInt",
     "cp-rh-bool": "puzzleplan.encoders.cpsat.rush_hour:RushHourBool",
+    "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
+    "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
 }
 
 
@@ -93,14 +95,19 @@ def encoding_class(name: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def encodings_for(family: str, backend: str | None = None) -> list[str]:
-    """Names of the registered encodings for a family (and backend), in registry order."""
+def encodings_for(family: str, backend: str | None = None, metric: str | None = None) -> list[str]:
+    """Names of the registered encodings for a family (backend, metric), in registry order.
+
+    An encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
     names = []
     for name in ENCODINGS:
         try:
             cls = encoding_class(name)
         except ImportError:
             continue
-        if cls.family == family and (backend is None or cls.backend == backend):
-            names.append(name)
+        if cls.family != family or (backend is not None and cls.backend != backend):
+            continue
+        if metric is not None and metric not in getattr(cls, "metrics", (metric,)):
+            continue
+        names.append(name)
     return names

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from puzzleplan.plans.check import check_plan
 
-from .base import Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for
+from .base import Answer, EncodingOptions, HorizonResult, encoding_class
 from .runner import Deadline, stream
 
 
@@ -143,6 +143,3 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
                 yield Trial(name, solver, horizon, r.variables, r.constraints, r.build_seconds, r.solve_seconds,
                             r.answer.value, None if r.moves is None else len(r.moves), valid, k + 1)
 
-
-def all_encodings(model: Any) -> list[str]:
-    return encodings_for(model.family)

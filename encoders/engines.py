@@ -36,7 +36,7 @@ def options_for(model: Any, strategy: str, overrides: dict[str, Any]) -> Encodin
 
 
 def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
-    names = encodings_for(model.family, backend)
+    names = encodings_for(model.family, backend, model.metric)
     if name is None:
         return names[0] if names else None
     return name if name in names else None
@@ -73,10 +73,11 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     encoding = pick_encoding(model, backend, opts.get("encoding"))
     if encoding is None:
         wanted = opts.get("encoding")
-        known = ", ".join(encodings_for(model.family, backend)) or "none"
+        known = ", ".join(encodings_for(model.family, backend, model.metric)) or "none"
         return finish(ctx, engine, model, Status.UNSUPPORTED,
-                      message=f"no {backend} encoding {wanted!r} for {model.family} (available: {known})"
-                      if wanted else f"no {backend} encoding for {model.family}")
+                      message=f"no {backend} encoding {wanted!r} for {model.family} under {model.metric} "
+                              f"(available: {known})" if wanted else
+                              f"no {backend} encoding for {model.family} under the {model.metric} metric")
     strategy = opts.get("strategy") or ("fixed" if request.any_plan and request.max_moves is not None else "increasing")
     options = options_for(model, strategy, opts)
     parity = model.plan_parity()

@@ -323,7 +323,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _encodings_arg(model: Any, names: list[str] | None, default_one_per_backend: bool) -> list[str]:
     from puzzleplan.encoders.base import encodings_for
-    known = encodings_for(model.family)
+    known = encodings_for(model.family, metric=model.metric)
     if names:
         for name in names:
             if name not in known:
@@ -331,9 +331,9 @@ def _encodings_arg(model: Any, names: list[str] | None, default_one_per_backend:
                                  f"(available: {', '.join(known) or 'none'})")
         return names
     if not known:
-        raise InputError(f"no encodings for {model.family}")
+        raise InputError(f"no encodings for {model.family} under the {model.metric} metric")
     if default_one_per_backend:
-        return [n for b in ("sat", "cpsat") for n in encodings_for(model.family, b)[:1]]
+        return [n for b in ("sat", "cpsat") for n in encodings_for(model.family, b, model.metric)[:1]]
     return known
 
 
@@ -460,7 +460,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _backend_encodings(model: Any, backend: str) -> list[str]:
     from puzzleplan.encoders.base import encodings_for
-    return encodings_for(model.family, backend)
+    return encodings_for(model.family, backend, model.metric)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:

@@ -64,8 +64,8 @@ def feasible(engine: str, case: Case) -> str | None:
         return "Bird's planning search is specific to Rush Hour"
     if engine in ("sat", "cpsat"):
         from puzzleplan.encoders.base import encodings_for
-        if not encodings_for(case.family, engine):
-            return f"no {engine} encoding for {case.family} yet"
+        if not encodings_for(case.family, engine, case.metric):
+            return f"no {engine} encoding for {case.family} under {case.metric}"
         if case.optimal is None and case.solvable is not False:
             return "no known optimum to bound the horizon sweep"
         if case.solvable is False and case.cap is None and case.family != "tiles":

@@ -1,0 +1,183 @@
+"""A CP-SAT encoding of Sokoban under the `moves` metric: an integer player on a move table,
+boolean boxes with enforced effects, and a linear box count and distance bound per step.
+
+`cp-sok` (SokobanCp). Cells and box cells as in encoders/sat/sokoban.py (box cells: floor cells
+that are not dead squares).
+    pos_t in the floor cells (domain cut by the player-goal distance), act_t in {u, d, l, r}
+        (0..3) plus idle (4) under `goal: by`; (pos_t, act_t, pos_t+1) is in the table of legal
+        steps (a wall never appears in it; idle keeps the cell).
+    at_c_t <-> pos_t == c and dir_k_t <-> act_t == k, channelled with AddMapDomain.
+    box_c_t booleans for the box cells (a constant 0 where the distance cut rules the cell out).
+    push_t = box[pos_t+1]_t (element): the player steps onto a cell that held a box.
+    Never on a box: at_c_t -> -box_c_t.
+    Effects, enforced on (at_c_t+1, box_c_t, dir_d_t): the box moves on to k, the cell beyond c
+        in d: box_k_t+1 and -box_k_t (infeasible when k is a wall or a dead square).
+    Frame: box_c_t -> box_c_t+1 | at_c_t+1 (a box stays unless the player steps onto it).
+    Count: sum_c box_c_t == number of boxes at every step, which with the frame and the effects
+        leaves no room for a box to appear anywhere but where it was pushed.
+Cuts (options):
+    distance_cuts: box_c_t is the constant 0 when the push distance from c to the nearest goal
+        exceeds T - t, the player's domain at t keeps the cells within T - t walking steps of
+        the player goal, and sum_c near(c) * box_c_t <= T - t (every push changes one box's
+        nearest-goal push distance by at most one, so the sum bounds the moves left).
+    no_reversal (`goal: by` only): a walk d at t-1 followed by the opposite direction at t.
+    idle_at_end (`goal: by`): idle_t -> idle_t+1.
+Only the `moves` metric is encoded: under `pushes` the constructor raises ValueError.
+`add_hint(moves)` replays the plan (padding with idle) and hints pos, act and the boxes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..base import EncodingOptions
+from ..sat.sokoban import INF, LETTERS, OPPOSITE, check_metric, sokoban_geometry
+from .base import CpEncoding
+
+IDLE = 4
+
+
+class SokobanCp(CpEncoding):
+    """Integer player on a step table, boolean boxes, a box count and a distance sum per step."""
+
+    family = "sokoban"
+    name = "cp-sok"
+    metrics = ("moves",)
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        check_metric(model, self.name)
+        super().__init__(model, options)
+        self.n = model.ncells
+        self.nbr = model.nbr
+        self.boxable, self.near = sokoban_geometry(model)
+        self.idle = options.goal == "by"
+        self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
+        self.pos: list[Any] = []
+        self.act: list[Any] = []
+        self.box: list[dict[int, Any]] = []
+        self._false: Any = None
+
+    def _box_allowed(self, c: int, t: int, horizon: int) -> bool:
+        if not self.boxable[c]:
+            return False
+        return not (self.options.distance_cuts and self.near[c] > horizon - t)
+
+    def _player_cells(self, t: int, horizon: int) -> list[int]:
+        pg_dist = self.model.pg_dist
+        if not self.options.distance_cuts or pg_dist is None:
+            return list(range(self.n))
+        return [c for c in range(self.n) if pg_dist[c] <= horizon - t]
+
+    def build(self, horizon: int) -> cp_model.CpModel:
+        self.cp = cp = cp_model.CpModel()
+        T, n, nbr = horizon, self.n, self.nbr
+        self._false = false = cp.NewConstant(0)
+        nboxes = len(self.start_boxes)
+        top = IDLE if self.idle else 3
+        self.pos, self.act, self.box = [], [], []
+        at: list[list[Any]] = []
+        for t in range(T + 1):
+            cells = self._player_cells(t, T) or [self.model.start_player]
+            p = cp.NewIntVarFromDomain(cp_model.Domain.FromValues(cells), f"pos_t{t}")
+            row = [cp.NewBoolVar(f"at_{c}_t{t}") for c in range(n)]
+            cp.AddMapDomain(p, row)
+            boxes = {c: cp.NewBoolVar(f"box_{c}_t{t}") if self._box_allowed(c, t, T) else false
+                     for c in range(n)}
+            for c in range(n):
+                if self.boxable[c]:
+                    cp.AddImplication(row[c], boxes[c].Not())
+            cp.Add(sum(boxes.values()) == nboxes)
+            if self.options.distance_cuts:
+                cp.Add(sum(self.near[c] * b for c, b in boxes.items() if self.near[c] < INF) <= T - t)
+            self.pos.append(p)
+            at.append(row)
+            self.box.append(boxes)
+        table = [(c, d, j) for c in range(n) for d, j in enumerate(nbr[c]) if j >= 0]
+        if self.idle:
+            table += [(c, IDLE, c) for c in range(n)]
+        pushes = []
+        dirs: list[list[Any]] = []
+        for t in range(T):
+            a = cp.NewIntVar(0, top, f"act_t{t}")
+            self.act.append(a)
+            cp.AddAllowedAssignments([self.pos[t], a, self.pos[t + 1]], table)
+            dt = [cp.NewBoolVar(f"dir_{k}_t{t}") for k in range(top + 1)]
+            cp.AddMapDomain(a, dt)
+            dirs.append(dt)
+            push = cp.NewBoolVar(f"push_t{t}")
+            cp.AddElement(self.pos[t + 1], [self.box[t][c] for c in range(n)], push)
+            pushes.append(push)
+            for c in range(n):
+                if not self.boxable[c]:
+                    continue
+                x0, x1, enter = self.box[t][c], self.box[t + 1][c], at[t + 1][c]
+                cp.AddBoolOr([x0.Not(), x1, enter])
+                for d in range(4):
+                    k = nbr[c][d]
+                    when = [enter, x0, dt[d]]
+                    if k < 0 or not self.boxable[k]:
+                        cp.AddBoolOr([lit.Not() for lit in when])
+                    else:
+                        cp.AddBoolAnd([self.box[t + 1][k], self.box[t][k].Not()]).OnlyEnforceIf(when)
+            if t > 0 and self.idle:
+                if self.options.no_reversal:
+                    for d in range(4):
+                        cp.AddBoolOr([dirs[t - 1][d].Not(), pushes[t - 1], dt[OPPOSITE[d]].Not()])
+                if self.options.idle_at_end:
+                    cp.AddImplication(dirs[t - 1][IDLE], dt[IDLE])
+        cp.Add(self.pos[0] == self.model.start_player)
+        start = set(self.start_boxes)
+        for c in range(n):
+            b = self.box[0][c]
+            if c in start and b is false:
+                cp.Add(false == 1)        # a box starts on a dead square (or out of reach)
+            elif b is not false:
+                cp.Add(b == int(c in start))
+        for g in self.model.goal_cells:
+            cp.Add(self.box[T][g] == 1)
+        if self.model.pg is not None:
+            cp.Add(self.pos[T] == self.model.pg)
+        return cp
+
+    def decode(self, solver: cp_model.CpSolver, horizon: int) -> list[str]:
+        moves = []
+        for t, a in enumerate(self.act):
+            d = solver.Value(a)
+            if d == IDLE:
+                continue
+            j = self.nbr[solver.Value(self.pos[t])][d]
+            push = j >= 0 and bool(solver.Value(self.box[t][j]))
+            moves.append(LETTERS[d].upper() if push else LETTERS[d])
+        return moves
+
+    def add_hint(self, moves: list[str]) -> None:
+        """Hint a plan (LURD letters); steps past its end are idle. Illegal letters stop the hint."""
+        p, boxes = self.model.start_player, set(self.start_boxes)
+        for t in range(len(self.pos)):
+            self._hint_state(t, p, boxes)
+            if t >= len(self.act):
+                break
+            if t < len(moves):
+                d = LETTERS.find(moves[t].lower())
+                j = self.nbr[p][d] if d >= 0 else -1
+                if j < 0:
+                    return
+                if j in boxes:
+                    k = self.nbr[j][d]
+                    if k < 0 or k in boxes:
+                        return
+                    boxes = boxes - {j} | {k}
+                p = j
+            elif self.idle:
+                d = IDLE
+            else:
+                return
+            self.cp.AddHint(self.act[t], d)
+
+    def _hint_state(self, t: int, p: int, boxes: set[int]) -> None:
+        self.cp.AddHint(self.pos[t], p)
+        for c, b in self.box[t].items():
+            if b is self._false:
+                continue
+            self.cp.AddHint(b, int(c in boxes))

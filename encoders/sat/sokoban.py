@@ -1,0 +1,217 @@
+"""A SAT encoding of Sokoban under the `moves` metric (one step per letter), with step variables.
+
+`sok-onehot` (SokobanOneHot). Cells are the model's floor cells (`model.cells`, row-major
+numbering, neighbours `model.nbr` in the order u d l r). Box cells are the floor cells that are
+not dead squares (`model.dead`: no goal is reachable from them by pushes on the empty level, so
+a box standing there can never be solved; every plan keeps its boxes off them).
+
+Variables:
+    ("player", c, t)  the player stands on cell c at step t; exactly one c per step (CardEnc,
+                      encoding from options.card).
+    ("box", c, t)     a box stands on box cell c at step t. Never on the player's cell.
+    ("go", d, t)      the step t -> t+1 goes in direction d (0..3 = u d l r); with ("idle", t)
+                      under `goal: by`, exactly one per step.
+    ("push", t)       only with the reversal cut: step t was a push (the player's cell at t+1
+                      held a box at t).
+Step t, the player on c going d, j the cell beyond c in d and k the cell beyond j:
+    no j (a wall)             player(c,t) & go(d,t) is forbidden;
+    otherwise                 player(c,t) & go(d,t) -> player(j,t+1);
+    a box on j (a push)       player(c,t) & go(d,t) & box(j,t) -> box(k,t+1) & -box(k,t)
+                              (forbidden when k is a wall or a dead square);
+    idle                      player(c,t) & idle(t) -> player(c,t+1).
+Frame (no action lists): a box stays unless the player steps onto its cell,
+    box(c,t) -> box(c,t+1) | player(c,t+1),
+and a box appears on c only as the one just pushed there: if box(c,t+1) & -box(c,t), the player
+stands at t+1 on a neighbour j of c, went from j's far side towards c, and j held a box at t:
+    -box(c,t) & box(c,t+1) -> OR_j player(j,t+1),
+    -box(c,t) & box(c,t+1) & player(j,t+1) -> go(d,t) & box(j,t)   (d: the direction j -> c).
+Together these keep the number of boxes constant without a cardinality constraint: a push moves
+the box from j (the player's new cell, so -box(j,t+1)) to k, any other box stays, and nothing
+else appears. The goal at T: a box on every goal cell (there are as many boxes as goals) and,
+with a player goal, the player on it.
+Cuts (options):
+    no_reversal (goal `by` only): a walk immediately undone, walk d at t-1 then d's opposite
+        at t, is forbidden (the two steps leave the position as it was, so a shortest plan never
+        makes them; a push followed by the opposite walk moved a box and is kept).
+        ("push", t) <-> OR_c player(c,t+1) & box(c,t) supplies the "walk" test.
+    idle_at_end (goal `by`): idle(t) -> idle(t+1).
+    distance_cuts (horizon-dependent, hold for every plan): a box on c at step t needs at least
+        the push distance from c to its nearest goal (on the empty level) further moves, so
+        -box(c,t) when that exceeds T - t; with a player goal, -player(c,t) when the walking
+        distance to it exceeds T - t.
+Only the `moves` metric is encoded: under `pushes` the constructor raises ValueError.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import EncodingOptions
+from .base import Clause, SatEncoding
+
+LETTERS = "udlr"          # the model's direction order (models/sokoban.py DIRS)
+OPPOSITE = (1, 0, 3, 2)
+INF = 1 << 30
+
+
+def sokoban_geometry(model: Any) -> tuple[list[bool], list[int]]:
+    """Which cells may hold a box (not dead squares), and each cell's push distance to the
+    nearest goal on the empty level (INF where none), shared with the CP-SAT encoding."""
+    dead = getattr(model, "dead", None) or (False,) * model.ncells
+    near = [min((d[c] for d in model.goal_dist), default=INF) for c in range(model.ncells)]
+    return [not dead[c] for c in range(model.ncells)], near
+
+
+def check_metric(model: Any, name: str) -> None:
+    if getattr(model, "metric", "moves") != "moves":
+        raise ValueError(f"{name}: Sokoban encodings support the moves metric only "
+                         f"(got {model.metric!r})")
+
+
+class SokobanOneHot(SatEncoding):
+    """One-hot player cell, one boolean per box cell, direction actions (moves metric)."""
+
+    family = "sokoban"
+    name = "sok-onehot"
+    metrics = ("moves",)
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        check_metric(model, self.name)
+        super().__init__(model, options)
+        self.n = model.ncells
+        self.nbr = model.nbr
+        self.boxable, self.near = sokoban_geometry(model)
+        self.idle = options.goal == "by"
+        self.reversal = options.no_reversal and self.idle
+        self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
+
+    # -- variables ------------------------------------------------------------------------------
+    def player(self, c: int, t: int) -> int:
+        return self.var("player", c, t)
+
+    def box(self, c: int, t: int) -> int:
+        return self.var("box", c, t)
+
+    def go(self, d: int, t: int) -> int:
+        return self.var("go", d, t)
+
+    def _false(self) -> list[Clause]:
+        z = self.var("false")
+        return [[z], [-z]]
+
+    # -- layers ---------------------------------------------------------------------------------
+    def _state(self, t: int) -> list[Clause]:
+        out = self.exactly_one([self.player(c, t) for c in range(self.n)])
+        for c in range(self.n):
+            if self.boxable[c]:
+                out.append([-self.player(c, t), -self.box(c, t)])
+        return out
+
+    def initial(self) -> list[Clause]:
+        out = self._state(0)
+        out.append([self.player(self.model.start_player, 0)])
+        if any(not self.boxable[c] for c in self.start_boxes):
+            return out + self._false()        # a box starts on a dead square: unsolvable
+        start = set(self.start_boxes)
+        for c in range(self.n):
+            if self.boxable[c]:
+                out.append([self.box(c, 0) if c in start else -self.box(c, 0)])
+        return out
+
+    def layer(self, t: int) -> list[Clause]:
+        out = self._state(t + 1)
+        nbr, boxable = self.nbr, self.boxable
+        acts = [self.go(d, t) for d in range(4)]
+        if self.idle:
+            idle = self.var("idle", t)
+            acts.append(idle)
+            if self.options.idle_at_end and t > 0:
+                out.append([-self.var("idle", t - 1), idle])
+        out += self.exactly_one(acts)
+        for c in range(self.n):
+            p, q = self.player(c, t), self.player(c, t + 1)
+            if self.idle:
+                out.append([-p, -self.var("idle", t), q])
+            for d in range(4):
+                g = self.go(d, t)
+                j = nbr[c][d]
+                if j < 0:
+                    out.append([-p, -g])
+                    continue
+                out.append([-p, -g, self.player(j, t + 1)])
+                if not boxable[j]:
+                    continue
+                k = nbr[j][d]
+                x = self.box(j, t)
+                if k < 0 or not boxable[k]:
+                    out.append([-p, -g, -x])
+                else:
+                    out += [[-p, -g, -x, self.box(k, t + 1)], [-p, -g, -x, -self.box(k, t)]]
+        for c in range(self.n):
+            if not boxable[c]:
+                continue
+            x0, x1 = self.box(c, t), self.box(c, t + 1)
+            out.append([-x0, x1, self.player(c, t + 1)])
+            behind = []
+            for d in range(4):
+                j = nbr[c][OPPOSITE[d]]          # the player ends on j after pushing d into c
+                if j < 0:
+                    continue
+                pj = self.player(j, t + 1)
+                behind.append(pj)
+                if boxable[j]:
+                    out += [[x0, -x1, -pj, self.go(d, t)], [x0, -x1, -pj, self.box(j, t)]]
+                else:
+                    out.append([x0, -x1, -pj])
+            out.append([x0, -x1] + behind)
+        if self.reversal:
+            out += self._push_flag(t)
+            if t > 0:
+                for d in range(4):
+                    out.append([-self.go(d, t - 1), self.var("push", t - 1), -self.go(OPPOSITE[d], t)])
+        return out
+
+    def _push_flag(self, t: int) -> list[Clause]:
+        """("push", t) <-> the player's cell at t+1 held a box at t."""
+        out: list[Clause] = []
+        push = self.var("push", t)
+        for c in range(self.n):
+            q = self.player(c, t + 1)
+            if self.boxable[c]:
+                x = self.box(c, t)
+                out += [[-q, -x, push], [-q, x, -push]]
+            else:
+                out.append([-q, -push])
+        return out
+
+    # -- goal and cuts --------------------------------------------------------------------------
+    def goal(self, horizon: int) -> list[Clause]:
+        out = [[self.box(g, horizon)] for g in self.model.goal_cells]
+        if self.model.pg is not None:
+            out.append([self.player(self.model.pg, horizon)])
+        return out
+
+    def cuts(self, horizon: int) -> list[Clause]:
+        out: list[Clause] = []
+        if not self.options.distance_cuts:
+            return out
+        pg_dist = self.model.pg_dist
+        for t in range(horizon + 1):
+            left = horizon - t
+            for c in range(self.n):
+                if self.boxable[c] and self.near[c] > left:
+                    out.append([-self.box(c, t)])
+                if pg_dist is not None and pg_dist[c] > left:
+                    out.append([-self.player(c, t)])
+        return out
+
+    # -- decoding -------------------------------------------------------------------------------
+    def decode(self, true: set[int], horizon: int) -> list[str]:
+        moves = []
+        for t in range(horizon):
+            here = next(c for c in range(self.n) if self.player(c, t) in true)
+            for d in range(4):
+                if self.go(d, t) in true:
+                    j = self.nbr[here][d]
+                    push = j >= 0 and self.boxable[j] and self.box(j, t) in true
+                    moves.append(LETTERS[d].upper() if push else LETTERS[d])
+        return moves
