@@ -136,17 +136,21 @@ def parse_document(text: str, source: str) -> Document:
     return Document(source, {str(k): v for k, v in value.items()}, key_lines, value_lines)
 
 
-def read_document(path: str | Path) -> Document:
-    """Read and parse a YAML file; an unreadable file is a ModelError too."""
+def read_text(path: str | Path, expected: str = "a puzzle file") -> str:
+    """A file's UTF-8 text; anything unreadable is a one-line ModelError naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ModelError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ModelError(f"{path}: is a directory, expected a puzzle file") from None
+        raise ModelError(f"{path}: is a directory, expected {expected}") from None
     except UnicodeDecodeError as exc:
         raise ModelError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
         raise ModelError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse_document(text, str(path))
+
+
+def read_document(path: str | Path) -> Document:
+    """Read and parse a YAML file; an unreadable file is a ModelError too."""
+    return parse_document(read_text(path), str(path))

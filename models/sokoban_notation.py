@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .base import ModelError
-from .document import Document
+from .document import Document, read_text
 
 if TYPE_CHECKING:
     from .sokoban import Sokoban
@@ -255,16 +255,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     """
     from .sokoban import Sokoban
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ModelError(f"{path}: is a directory, expected a level collection") from None
-    except UnicodeDecodeError as exc:
-        raise ModelError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise ModelError(f"{path}: cannot read: {exc.strerror}") from None
+    text = read_text(path, "a level collection")
     entries = read_collection(text)
     if not entries:
         raise ModelError(f"{path}:1: no level found; expected rows of XSB characters (# wall, $ box, . goal, @ player)")
