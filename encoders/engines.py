@@ -45,9 +45,9 @@ def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
 def _sat_calls(model: Any, encoding: str, options: EncodingOptions, solver: str, strategy: str,
                lower: int, cap: int, mode: str, parity: int | None) -> Iterator[Any]:
     """Runs in the child: yields HorizonResults, then the Outcome."""
-    from .sat.base import IncrementalSat, solve_fixed
+    from .sat.base import IncrementalSat, solve_fixed, supports_assumptions
     cls = encoding_class(encoding)
-    if strategy == "increasing":
+    if strategy == "increasing" and supports_assumptions(solver):
         incremental = IncrementalSat(cls(model, options), solver)
         solve_at = incremental.solve
     else:
@@ -91,7 +91,11 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     stats = ctx.stats
     stats.extra.update({"encoding": encoding, "strategy": strategy, "semantics": options.goal, "calls": []})
     if backend == "sat":
+        from .sat.base import known_solver
         solver = opts.get("solver") or "cadical195"
+        if not known_solver(solver):
+            raise ValueError(f"--solver: {solver!r} is not a python-sat solver name (e.g. cadical195, glucose4, "
+                             "minisat22, lingeling, maplechrono, kissat)")
         stats.extra["solver"] = solver
         calls = stream(_sat_calls, (model, encoding, options, solver, strategy, lower, cap, mode, parity),
                        ctx.remaining())
@@ -113,6 +117,10 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     except Deadline:
         return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
                       message=f"time limit reached (every plan needs at least {ctx.lower_bound} moves)")
+    except RuntimeError as exc:  # the solver process failed: say so in one line, no traceback
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown failure"
+        return finish(ctx, engine, model, Status.UNSUPPORTED, lower_bound=ctx.lower_bound,
+                      message=f"the {stats.extra.get('solver', backend)} solver failed: {first}")
     assert outcome is not None
     proved = outcome.no_plan_up_to
     if outcome.moves is not None:

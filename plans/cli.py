@@ -337,6 +337,13 @@ def _encodings_arg(model: Any, names: list[str] | None, default_one_per_backend:
     return known
 
 
+def _check_solvers(names: list[str], option: str) -> None:
+    from puzzleplan.encoders.sat.base import known_solver
+    for name in names:
+        if not known_solver(name):
+            raise InputError(f"{option}: {name!r} is not a python-sat solver name (e.g. cadical195, glucose4)")
+
+
 def _native_optimum(model: Any, args: argparse.Namespace) -> Result:
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
     return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=_limits(args)), ctx)
@@ -346,6 +353,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.certify import Certificate, certify
     model = _load(args)
     encodings = _encodings_arg(model, args.encodings, True)
+    _check_solvers([args.solver], "--solver")
     native = _native_optimum(model, args)
     if not native.status.has_plan:
         payload = {"optimal": None, "agree": False, "status": native.status.value, "message": native.message,
@@ -385,6 +393,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.certify import compare, proof_options
     model = _load(args)
     encodings = _encodings_arg(model, args.encodings, False)
+    _check_solvers(args.solvers, "--solvers")
     horizon = args.horizon
     if horizon is None:
         native = _native_optimum(model, args)

@@ -192,3 +192,12 @@ def test_export_pddl_solved_by_an_outside_planner(capsys, tmp_path: Path, path) 
         moves = [f"{names[a[1]]}{'+1' if a[0] in ('move-right', 'move-down') else '-1'}" for a in actions]
     assert check_plan(model, moves).valid
     assert len(moves) == solve(model, "bfs", Request()).plan.length
+
+
+def test_solver_without_assumptions_and_unknown_solver(capsys) -> None:
+    code, data = run_json(capsys, "solve", SMALL, "--engine", "sat", "--solver", "kissat")
+    assert code == 0 and data["length"] == 11
+    for args in (["solve", SMALL, "--engine", "sat", "--solver", "nosuch"], ["verify", SMALL, "--solver", "nosuch"],
+                 ["compare", SMALL, "--solvers", "nosuch"]):
+        code, _, err = run_cli(capsys, *args)
+        assert code == 2 and "not a python-sat solver" in err and "Traceback" not in err

@@ -93,6 +93,19 @@ def _solve_limited(solver: Solver, assumptions: list[int], time_limit: float | N
         solver.clear_interrupt()
 
 
+NO_ASSUMPTIONS = ("kissat",)  # python-sat solvers that ignore assumptions: no incremental horizons
+
+
+def supports_assumptions(name: str) -> bool:
+    return not name.startswith(NO_ASSUMPTIONS)
+
+
+def known_solver(name: str) -> bool:
+    """Whether `name` is one of python-sat's solver names or aliases."""
+    from pysat.solvers import SolverNames
+    return any(name in aliases for key, aliases in vars(SolverNames).items() if not key.startswith("_"))
+
+
 def supports_interrupt(solver: Solver) -> bool:
     try:
         solver.clear_interrupt()
