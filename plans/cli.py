@@ -102,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
     p.add_argument("--show", action="store_true", help="print every board of the plan")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--all-optimal", action="store_true",
+                   help="every optimal plan (as seed 004 collects every goal state before choosing)")
+    p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
+    p.add_argument("--limit", type=_whole(1), metavar="N", help="with --all-optimal: list at most N plans")
     p.add_argument("--heuristic", choices=["manhattan", "pdb"],
                    help="tiles IDA*/DFS: Manhattan + linear conflicts, or also pattern databases "
                         "(default: databases when cached or cheap to build)")
@@ -112,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     level(p)
     p.add_argument("--metric")
+    p.add_argument("--workers", type=_whole(1, 64), metavar="N",
+                   help="explore with N processes (frontier partitioned by state hash)")
     p.add_argument("--json", action="store_true")
     limits(p)
 
@@ -237,6 +243,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     model = _load(args)
     if args.max_moves is not None:
         model.max_moves = args.max_moves
+    if args.all_optimal or args.count_only or args.limit:
+        return _all_optimal(args, model)
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=_limits(args),
                       options=_encoder_request_options(args, model))
     engine = args.engine or default_engine(model, request)
@@ -251,6 +259,24 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         _print_result(model, result, args.show)
     return result.status.exit_code
+
+
+def _all_optimal(args: argparse.Namespace, model: Any) -> int:
+    from .all_optimal import all_optimal_plans
+    if not args.all_optimal:
+        raise InputError("--count-only and --limit go with --all-optimal")
+    ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
+    found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit)
+    for plan in found.plans or []:
+        report = check_plan(model, plan)
+        if not report.valid:
+            raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
+    if args.json:
+        print(json.dumps({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()}))
+    else:
+        print(f"puzzle:  {_describe(model)}")
+        print(found.text())
+    return found.status.exit_code
 
 
 def _encoder_request_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
@@ -291,7 +317,11 @@ def _print_result(model: Any, result: Result, show: bool) -> None:
 def cmd_explore(args: argparse.Namespace) -> int:
     model = _load(args)
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
-    out = explore(model, ctx)
+    if args.workers:
+        from .search.pbfs import explore_parallel
+        out = explore_parallel(model, args.workers, ctx)
+    else:
+        out = explore(model, ctx)
     if args.json:
         print(json.dumps({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()}))
     else:

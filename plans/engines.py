@@ -15,13 +15,15 @@ ENGINES: dict[str, tuple[str, str]] = {
     "idastar": ("puzzleplan.plans.search.idastar:run", "IDA*, compiled kernel where the family has one; optimal"),
     "dfs": ("puzzleplan.plans.search.dfs:run", "depth-first within the cap; any plan, fast"),
     "greedy": ("puzzleplan.plans.search.greedy:run", "greedy best-first on h; any plan, fast"),
+    "pbfs": ("puzzleplan.plans.search.pbfs:run",
+             "parallel breadth-first search over processes (--workers); optimal, proves unsolvability"),
     "plan": ("puzzleplan.plans.search.planning:run",
              "Bird's planning search (Rush Hour): follows plans that free the primary's path; fast, not optimal"),
     "sat": ("puzzleplan.encoders.engines:run_sat", "bounded-horizon SAT encodings (python-sat); optimal by horizon sweep"),
     "cpsat": ("puzzleplan.encoders.engines:run_cpsat", "bounded-horizon OR-Tools CP-SAT encodings; optimal by horizon sweep"),
 }
 
-OPTIMAL_ENGINES = {"bfs", "astar", "idastar"}  # always optimal; sat/cpsat are optimal per strategy
+OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs"}  # always optimal; sat/cpsat are optimal per strategy
 
 
 def engine(name: str) -> Callable[..., Any]:

@@ -72,7 +72,7 @@ def feasible(engine: str, case: Case) -> str | None:
             return "proving unsolvability by horizon sweep needs a cap"
         if case.optimal is not None and case.optimal > 31:
             return "deep instances are for the encoding benchmark, not unit tests"
-    if engine in ("bfs", "explore") and not case.blind_ok:
+    if engine in ("bfs", "pbfs", "explore") and not case.blind_ok:
         return "blind breadth-first search of a 15-puzzle space does not fit in test time"
     if engine == "dfs" and case.cap is None and not case.blind_ok:
         return "uncapped graph DFS of a 15-puzzle space does not fit in test time"

@@ -10,7 +10,7 @@ from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.types import Limits, Request, Status
 
-ENGINES = ["bfs", "astar", "idastar", "dfs", "greedy", "plan", "sat", "cpsat"]
+ENGINES = ["bfs", "pbfs", "astar", "idastar", "dfs", "greedy", "plan", "sat", "cpsat"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

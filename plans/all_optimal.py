@@ -1,0 +1,193 @@
+"""Every optimal plan, or only how many there are: breadth-first layers with path counts.
+
+Like seed 004, which lets its threads collect every goal state before choosing the cheapest, this
+does not stop at the first goal it meets: it finishes the first layer that holds a goal, so all
+goal states at the optimal depth d are known. Along the way each state keeps the number of
+shortest paths reaching it (the sum of its parents' counts over the edges from the previous
+layer), so the number of optimal plans is the sum of the goal states' counts. To list the plans,
+a backward pass marks the states of each layer that lead to a goal at depth d, and a depth-first
+walk over that layered DAG yields every plan once.
+
+A plan is a sequence of moves: two different moves between the same two states make two plans.
+Plans end at the first goal they reach (a plan through a goal at depth d would be longer than d).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import LimitReached, SearchContext
+from .search.common import POLL_EVERY
+from .types import Stats, Status
+
+
+@dataclass
+class OptimalPlans:
+    """The optimal plans of one instance (or their count)."""
+
+    status: Status                      # optimal, unsolvable, no_plan_within_cap or limit_reached
+    length: int | None = None           # the optimal length
+    count: int = 0                      # how many distinct optimal plans there are (exact)
+    plans: list[list[str]] | None = None  # the plans found (None with count_only)
+    goal_states: int = 0                # goal states at the optimal depth
+    complete: bool = True               # False when `limit` (or a search limit) cut the listing
+    message: str = ""
+    stats: Stats = field(default_factory=Stats)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "length": self.length,
+            "count": self.count,
+            "goal_states": self.goal_states,
+            "plans": self.plans,
+            "complete": self.complete,
+            "message": self.message,
+            "stats": self.stats.as_dict(),
+        }
+
+    def text(self) -> str:
+        """Lines for the command line."""
+        if self.status is not Status.OPTIMAL:
+            return f"status:  {self.status.value}" + (f": {self.message}" if self.message else "")
+        lines = [f"status:  optimal: {self.count:,} optimal plan{'s' if self.count != 1 else ''} "
+                 f"of {self.length} moves, ending in {self.goal_states:,} goal state"
+                 f"{'s' if self.goal_states != 1 else ''}"]
+        if self.plans is not None:
+            shown = len(self.plans)
+            if shown < self.count:
+                lines.append(f"listed:  the first {shown:,} ({self.message})" if self.message
+                             else f"listed:  the first {shown:,}")
+            for moves in self.plans:
+                lines.append("plan:    " + (" ".join(moves) if any(len(m) != 1 for m in moves) else "".join(moves)))
+        s = self.stats
+        lines.append(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, "
+                     f"{s.seconds:.3f} s")
+        return "\n".join(lines)
+
+
+def all_optimal_plans(model: Any, ctx: SearchContext | None = None, count_only: bool = False,
+                      limit: int | None = None) -> OptimalPlans:
+    """Count (and unless `count_only`, list up to `limit`) the optimal plans of `model`.
+
+    Honours the model's cap (`max_moves`) and the context's limits; a limit hit while counting
+    gives status limit_reached, one hit while listing keeps the exact count and the plans so far.
+    """
+    ctx = ctx or SearchContext()
+    stats = ctx.stats
+    ctx.phase = "all-optimal"
+    reason = model.unsolvable_reason()
+    if reason is not None:
+        return OptimalPlans(Status.UNSOLVABLE, message=reason, stats=ctx.finish())
+    try:
+        found = _count(model, ctx)
+    except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
+        why = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc) or "out of memory"
+        return OptimalPlans(Status.LIMIT_REACHED, message=why, stats=ctx.finish())
+    if isinstance(found, OptimalPlans):
+        found.stats = ctx.finish()
+        return found
+    layers, depth_of, goals, count = found
+    length = len(layers) - 1
+    result = OptimalPlans(Status.OPTIMAL, length, count, None, len(goals))
+    if not count_only:
+        result.plans = []
+        try:
+            _enumerate(model, ctx, layers, depth_of, goals, limit, result.plans)
+        except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
+            result.message = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc) or "out of memory"
+        result.complete = len(result.plans) == count
+        if not result.complete and not result.message:
+            result.message = f"listing limited to {limit} plans" if limit is not None else ""
+    stats.states = len(depth_of)
+    result.stats = ctx.finish()
+    return result
+
+
+def _count(model: Any, ctx: SearchContext) -> Any:
+    """BFS to the first layer with a goal, counting shortest paths. Or an OptimalPlans verdict."""
+    stats = ctx.stats
+    start = model.initial()
+    cap = model.max_moves
+    depth_of: dict[Any, int] = {start: 0}
+    paths: dict[Any, int] = {start: 1}
+    layers: list[list[Any]] = [[start]]
+    goals = [start] if model.is_goal(start) else []
+    stats.states = 1
+    while not goals:
+        depth = len(layers)
+        if cap is not None and depth > cap:
+            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {cap} moves")
+        stats.depth = depth
+        nxt: list[Any] = []
+        for state in layers[-1]:
+            stats.nodes += 1
+            if stats.nodes % POLL_EVERY == 0:
+                stats.states = len(depth_of)
+                ctx.poll()
+            ways = paths[state]
+            for _, child in model.successors(state):
+                stats.generated += 1
+                d = depth_of.get(child)
+                if d is None:
+                    depth_of[child] = depth
+                    paths[child] = ways
+                    nxt.append(child)
+                elif d == depth:
+                    paths[child] += ways
+        if not nxt:
+            return OptimalPlans(Status.UNSOLVABLE,
+                                message=f"all {len(depth_of)} reachable states explored, none is a goal")
+        layers.append(nxt)
+        goals = [s for s in nxt if model.is_goal(s)]
+    count = sum(paths[g] for g in goals)
+    return layers, depth_of, goals, count
+
+
+def _enumerate(model: Any, ctx: SearchContext, layers: list[list[Any]], depth_of: dict[Any, int],
+               goals: list[Any], limit: int | None, out: list[list[str]]) -> None:
+    """Append every optimal plan (at most `limit`) to `out`, in successor order."""
+    stats = ctx.stats
+    length = len(layers) - 1
+    # useful[k]: states at depth k with a path of shortest edges to a goal at depth `length`
+    useful: list[set[Any]] = [set() for _ in range(length + 1)]
+    useful[length] = set(goals)
+    for k in range(length - 1, -1, -1):
+        ahead = useful[k + 1]
+        for state in layers[k]:
+            stats.nodes += 1
+            if stats.nodes % POLL_EVERY == 0:
+                ctx.poll()
+            if any(child in ahead for _, child in model.successors(state)):
+                useful[k].add(state)
+    if limit is not None and limit <= 0:
+        return
+    start = layers[0][0]
+    if length == 0:
+        out.append([])
+        return
+
+    def steps(state: Any, k: int) -> list[tuple[Any, Any]]:
+        ahead = useful[k + 1]
+        return [(a, c) for a, c in model.successors(state) if c in ahead and depth_of.get(c) == k + 1]
+
+    actions: list[Any] = []
+    stack = [iter(steps(start, 0))]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if actions:
+                actions.pop()
+            continue
+        action, child = step
+        if len(stack) == length:  # child is a goal at the optimal depth
+            out.append(model.plan_moves(actions + [action]))
+            if limit is not None and len(out) >= limit:
+                return
+            continue
+        stats.nodes += 1
+        if stats.nodes % POLL_EVERY == 0:
+            ctx.poll()
+        actions.append(action)
+        stack.append(iter(steps(child, len(stack))))
