@@ -176,6 +176,7 @@ def test_time_limit(no_leftover_workers) -> None:
     model = load(EXAMPLES / "tiles" / "eight-31.yaml")
     out = explore_parallel(model, 2, SearchContext(Limits(time_limit=0.05)))
     assert not out.complete and "time limit" in out.message
+    assert out.per_depth[0] == 1 and out.reachable == sum(out.per_depth) < 181440  # the start at least
 
 
 class _InterruptingContext(SearchContext):

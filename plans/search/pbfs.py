@@ -500,19 +500,28 @@ def explore_parallel(model: Any, workers: int | None = None, ctx: SearchContext 
     own = group is None
     out = Exploration()
     stats = ctx.stats
+    start = model.initial()
+    out.per_depth.append(1)  # the start, known before any worker is up
+    stats.states = 1
+    if model.is_goal(start):
+        out.goals, out.goal_distance = 1, 0
     try:
         if group is None:
             group = WorkerGroup(workers or default_workers())
         stats.extra["workers"] = group.size
         ctx.phase = f"pbfs explore x{group.size}"
         group.load(model, track=False, ctx=ctx)
-        reports = group.seed(model.initial(), ctx)
-        reachable = 0
+        group.seed(start, ctx)
+        reachable, depth = 1, 0
         while True:
+            ctx.poll()
+            reports = group.expand(depth, ctx)
+            stats.nodes += sum(r.nodes for r in reports)
+            stats.generated += sum(r.generated for r in reports)
             new = sum(r.new for r in reports)
             if new == 0:
                 break
-            depth = len(out.per_depth)
+            depth += 1
             out.per_depth.append(new)
             reachable += new
             goals = sum(r.goals for r in reports)
@@ -521,10 +530,6 @@ def explore_parallel(model: Any, workers: int | None = None, ctx: SearchContext 
             out.goals += goals
             stats.states = reachable
             stats.depth = depth
-            ctx.poll()
-            reports = group.expand(depth, ctx)
-            stats.nodes += sum(r.nodes for r in reports)
-            stats.generated += sum(r.generated for r in reports)
         if not own:
             group.drop(ctx)
     except (LimitReached, KeyboardInterrupt, MemoryError, WorkerDied) as exc:
