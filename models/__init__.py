@@ -39,7 +39,8 @@ def from_document(doc: Document) -> Model:
             base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else None
             return user_model_from_document(doc, base)
     if not isinstance(puzzle, str) or puzzle not in FAMILIES:
-        raise doc.error("puzzle", f"unknown puzzle {puzzle!r}; expected one of {', '.join(sorted(FAMILIES))}")
+        raise doc.error("puzzle", f"unknown puzzle {puzzle!r}; expected one of {', '.join(sorted(FAMILIES))} "
+                                  "or python:MODULE_OR_FILE:CLASS")
     return family_class(puzzle).from_document(doc)
 
 
