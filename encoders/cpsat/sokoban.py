@@ -32,13 +32,13 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..base import EncodingOptions
-from ..sat.sokoban import INF, LETTERS, OPPOSITE, check_metric, sokoban_geometry
+from ..sat.sokoban import INF, LETTERS, OPPOSITE, SokobanLevel, check_metric
 from .base import CpEncoding
 
 IDLE = 4
 
 
-class SokobanCp(CpEncoding):
+class SokobanCp(SokobanLevel, CpEncoding):
     """Integer player on a step table, boolean boxes, a box count and a distance sum per step."""
 
     family = "sokoban"
@@ -48,11 +48,7 @@ class SokobanCp(CpEncoding):
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         check_metric(model, self.name)
         super().__init__(model, options)
-        self.n = model.ncells
-        self.nbr = model.nbr
-        self.boxable, self.near = sokoban_geometry(model)
-        self.idle = options.goal == "by"
-        self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
+        self.read_level(model, options)
         self.pos: list[Any] = []
         self.act: list[Any] = []
         self.box: list[dict[int, Any]] = []

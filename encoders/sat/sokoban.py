@@ -67,7 +67,18 @@ def check_metric(model: Any, name: str) -> None:
                          f"(got {model.metric!r})")
 
 
-class SokobanOneHot(SatEncoding):
+class SokobanLevel:
+    """What both Sokoban encodings (SAT and CP-SAT) read off the model, set up once."""
+
+    def read_level(self, model: Any, options: EncodingOptions) -> None:
+        self.n = model.ncells
+        self.nbr = model.nbr
+        self.boxable, self.near = sokoban_geometry(model)
+        self.idle = options.goal == "by"
+        self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
+
+
+class SokobanOneHot(SokobanLevel, SatEncoding):
     """One-hot player cell, one boolean per box cell, direction actions (moves metric)."""
 
     family = "sokoban"
@@ -77,12 +88,8 @@ class SokobanOneHot(SatEncoding):
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         check_metric(model, self.name)
         super().__init__(model, options)
-        self.n = model.ncells
-        self.nbr = model.nbr
-        self.boxable, self.near = sokoban_geometry(model)
-        self.idle = options.goal == "by"
+        self.read_level(model, options)
         self.reversal = options.no_reversal and self.idle
-        self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
 
     # -- variables ------------------------------------------------------------------------------
     def player(self, c: int, t: int) -> int:
