@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from . import tiles_pdb
-from .tiles_pdb import HOT, rank_cells, table_value
+from .tiles_pdb import HOT, INLINE, rank_cells, table_value
 
 if TYPE_CHECKING:
     from .tiles import TilesPuzzle
@@ -94,8 +94,19 @@ class HeuristicTables:
             return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
         t0 = time.perf_counter()
         dbs = tiles_pdb.build_databases(geometry, patterns, progress, model.faces)
-        return cls(*parts, dbs.kernel_arrays(len(model.faces)), "pdb", time.perf_counter() - t0,
-                   dbs.describe(model.faces))
+        return cls(*_without_conflicts(parts), dbs.kernel_arrays(len(model.faces)), "pdb",
+                   time.perf_counter() - t0, dbs.describe(model.faces))
+
+
+def _without_conflicts(parts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """`_manhattan_parts` with no lines: the kernels then skip linear conflicts.
+
+    With pattern databases the conflicts rarely raise h above the tables' sum (every table is
+    at least its tiles' Manhattan distance): on Korf's 100 with 6-6-3 they saved 6% of the
+    nodes and cost 25% more time per node (benchmarks/korf100.py), so they are left out.
+    """
+    gcnt, gcells, md, line_cells, line_len, line_kind, line_index, *rest = parts
+    return (gcnt, gcells, md, line_cells[:0], line_len[:0], line_kind[:0], line_index[:0], *rest)
 
 
 def _manhattan_parts(model: "TilesPuzzle") -> tuple[np.ndarray, ...]:
@@ -142,7 +153,7 @@ def _manhattan_parts(model: "TilesPuzzle") -> tuple[np.ndarray, ...]:
             pure, gmin, gmax, cell_row, cell_col)
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def group_cost(f, pos, gcnt, gcells, md, dp):
     """Minimum total Manhattan distance matching face f's tiles (at pos[f]) to its goal cells."""
     k = gcnt[f]
@@ -183,7 +194,7 @@ def group_cost(f, pos, gcnt, gcells, md, dp):
     return dp[full]
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def line_conflict(board, line, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best):
     """2 x (pure candidates in the line - largest conflict-free subset of them)."""
     kind = line_kind[line]
@@ -229,7 +240,7 @@ def _positions(board, nfaces, k):
     return pos, slot
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def pattern_value(v, p, pos, gcost, pdbt, cells, tmp):
     """Table value of pattern p in view v for the tiles at pos[face, j] (gcost: Manhattan per face)."""
     pdb, off, packed, pgcnt, pradix, vface, vcell, vpat, binom = pdbt
@@ -291,7 +302,7 @@ def heuristic(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_ind
     return total if total > h else h
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_cells, line_len, line_kind,
           line_index, pure, gmin, gmax, cell_row, cell_col, nrows, pdbt, dp, best, cells, tmp, dps, undo, u):
     """Slide the tile at `frm` into the blank at `to`; update h parts; record undo in undo[u].
@@ -307,21 +318,22 @@ def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_ce
     old_g = gcost[f]
     new_g = group_cost(f, pos, gcnt, gcells, md, dp)
     gcost[f] = new_g
-    if cell_row[frm] == cell_row[to]:
-        l1 = nrows + cell_col[frm]
-        l2 = nrows + cell_col[to]
-    else:
-        l1 = cell_row[frm]
-        l2 = cell_row[to]
-    o1 = lcv[l1]
-    o2 = lcv[l2]
-    lcv[l1] = line_conflict(board, l1, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
-    lcv[l2] = line_conflict(board, l2, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
     undo[u, 0] = old_g
-    undo[u, 1] = l1
-    undo[u, 2] = o1
-    undo[u, 3] = l2
-    undo[u, 4] = o2
+    dmlc = new_g - old_g
+    if line_cells.shape[0] > 0:  # no lines: conflicts off (see _without_conflicts)
+        if cell_row[frm] == cell_row[to]:
+            l1 = nrows + cell_col[frm]
+            l2 = nrows + cell_col[to]
+        else:
+            l1 = cell_row[frm]
+            l2 = cell_row[to]
+        undo[u, 1] = l1
+        undo[u, 2] = lcv[l1]
+        undo[u, 3] = l2
+        undo[u, 4] = lcv[l2]
+        lcv[l1] = line_conflict(board, l1, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
+        lcv[l2] = line_conflict(board, l2, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
+        dmlc += (lcv[l1] - undo[u, 2]) + (lcv[l2] - undo[u, 4])
     vpat = pdbt[7]
     for v in range(pval.shape[0]):
         p = vpat[v, f]
@@ -332,10 +344,10 @@ def _move(board, pos, slot, gcost, lcv, pval, frm, to, gcnt, gcells, md, line_ce
         undo[u, UNDO + v] = old
         pval[v, p] = pattern_value(v, p, pos, gcost, pdbt, cells, tmp)
         dps[v] = pval[v, p] - old
-    return (new_g - old_g) + (lcv[l1] - o1) + (lcv[l2] - o2)
+    return dmlc
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def _unmove(board, pos, slot, gcost, lcv, pval, vpat, frm, to, undo, u):
     """Undo `_move(frm, to)`: the tile now at `to` goes back to `frm`."""
     f = board[to]
@@ -345,15 +357,16 @@ def _unmove(board, pos, slot, gcost, lcv, pval, vpat, frm, to, undo, u):
     slot[frm] = j
     pos[f, j] = frm
     gcost[f] = undo[u, 0]
-    lcv[undo[u, 1]] = undo[u, 2]
-    lcv[undo[u, 3]] = undo[u, 4]
+    if lcv.shape[0] > 0:
+        lcv[undo[u, 1]] = undo[u, 2]
+        lcv[undo[u, 3]] = undo[u, 4]
     for v in range(pval.shape[0]):
         p = vpat[v, f]
         if p >= 0:
             pval[v, p] = undo[u, UNDO + v]
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def _child(st_mlc, st_ps, d, dmlc, dps):
     """Set depth d + 1's Manhattan + conflicts and view sums from depth d's; return its h (the max)."""
     h = st_mlc[d] + dmlc

@@ -50,14 +50,17 @@ import json
 import os
 import struct
 import tempfile
+import threading
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import llvmlite.ir as ir
+import numba
 import numpy as np
 from numba import njit, prange, types
 from numba.core import cgutils
@@ -84,6 +87,7 @@ _memo: dict[str, "PatternTable"] = {}  # key -> table, oldest first
 # Hot helpers allocate nothing, so they run without numba's runtime: with it, every array
 # argument is reference-counted on each call, which measured 10 to 25 times a small lookup.
 HOT = {"cache": True, "_nrt": False}
+INLINE = {**HOT, "inline": "always"}  # numba-level inlining: calls with many array arguments cost
 
 
 # -- compiled primitives -----------------------------------------------------------------------
@@ -132,7 +136,7 @@ def select_bit(mask: int, k: int) -> int:
     return lowest_bit(mask)
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def rank_cells(cells, gcnt, radix, row, binom, tmp) -> int:
     """Perfect rank of a placement of pattern `row` (gcnt, radix: [patterns, groups], 0-padded).
 
@@ -230,7 +234,7 @@ def assignment_md(cells, at, goals, k, md, dp) -> int:
     return dp[full]
 
 
-@njit(**HOT)
+@njit(**INLINE)
 def table_value(pdb, off, packed, r, md_sum) -> int:
     """Entry r of the table at pdb[off:]; packed entries add the pattern's Manhattan distance."""
     if packed:
@@ -253,21 +257,22 @@ def _placement_md(cells, gcnt, goals, md, gman, dp) -> int:
     return total
 
 
-@njit(cache=True)
-def _expand_words(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md, out):
-    """`_expand_core` with freshly allocated work arrays."""
+@njit(cache=True, nogil=True)
+def _expand_words(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md, out,
+                  shared):
+    """`_expand_core` with freshly allocated work arrays (shared: other threads write too)."""
     m = nbr.shape[0] - nfree
     ng = gcnt.shape[1]
     work = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(ng, dtype=np.int64),
             np.empty(ng, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(ng, dtype=np.int64),
             np.empty(1 << min(goals.shape[1], MAX_PACKED_GROUP), dtype=np.int64))
     _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md, out,
-                 work)
+                 work, shared)
 
 
 @njit(**HOT)
 def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md, out,
-                 work):
+                 work, shared):
     """Expand the frontier states whose bits lie in cur[w0:w1].
 
     A state is placement * nfree + slot, the slot being the rank among the free cells of the
@@ -330,10 +335,16 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
                     r = rec[q]
                     if r & sbit == 0:
                         add = sbit if r & 255 else sbit | (level + 2)
-                        old = atomic_or(rec, q, add)
+                        ns = q * nfree + slot
+                        if shared:
+                            old = atomic_or(rec, q, add)
+                            if old & sbit == 0:
+                                atomic_or(nxt, ns >> 6, 1 << (ns & 63))
+                        else:
+                            old = r
+                            rec[q] = r | add
+                            nxt[ns >> 6] |= 1 << (ns & 63)
                         if old & sbit == 0:
-                            ns = q * nfree + slot
-                            atomic_or(nxt, ns >> 6, 1 << (ns & 63))
                             new_states += 1
                         if old & 255 == 0:
                             new_places += 1
@@ -346,7 +357,11 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
                                 if diff < 0 or diff > 30 or diff & 1:
                                     unpacked += 1
                                 else:
-                                    atomic_or(packed, q >> 1, (diff >> 1) << ((q & 1) << 2))
+                                    nib = (diff >> 1) << ((q & 1) << 2)
+                                    if shared:
+                                        atomic_or(packed, q >> 1, nib)
+                                    else:
+                                        packed[q >> 1] |= nib
                     cells[i] = c
     out[0] += new_states
     out[1] += new_places
@@ -365,7 +380,7 @@ def _expand_parallel(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, n
         a = w0 + (w1 - w0) * k // pieces
         b = w0 + (w1 - w0) * (k + 1) // pieces
         _expand_words(cur, nxt, rec, packed, a, b, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md,
-                      counts[k])
+                      counts[k], True)
     for k in range(pieces):
         for j in range(3):
             out[j] += counts[k, j]
@@ -536,11 +551,14 @@ def _binomials(n: int) -> np.ndarray:
     return b
 
 
-def abstract_distances(pattern: Pattern, progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray, bool]:
+def abstract_distances(pattern: Pattern, progress: Progress | None = None,
+                       parallel: bool = True) -> tuple[np.ndarray, np.ndarray, bool]:
     """Every placement's exact abstract distance, by a compiled breadth-first search.
 
     Returns (distances as uint8, UNREACHED where none; the 4-bit table; whether every entry
     packed). `progress(placements reached, placements)` is called between compiled chunks.
+    parallel: split large levels across numba's threads (False: this thread only, which
+    releases the GIL, so several tables can build at once in Python threads).
     """
     g = pattern.geometry
     n, nfree = g.n, g.n - pattern.tiles
@@ -568,13 +586,18 @@ def abstract_distances(pattern: Pattern, progress: Progress | None = None) -> tu
     nbr = g.neighbours()
     md = g.manhattan().astype(np.int64)
     placed, level, unpacked = 1, 0, 0
+    parallel = parallel and words > PARALLEL_WORDS and numba.get_num_threads() > 1
     out = np.zeros(3, dtype=np.int64)
     while True:
         out[:] = 0
         for w0 in range(0, words, WORDS_PER_CHUNK):
-            expand = _expand_parallel if words > PARALLEL_WORDS else _expand_words
-            expand(cur, nxt, rec, packed, w0, min(words, w0 + WORDS_PER_CHUNK), level, gcnt, radix, binom, nbr,
-                   n, g.cols, nfree, goals, md, out)
+            hi = min(words, w0 + WORDS_PER_CHUNK)
+            if parallel:
+                _expand_parallel(cur, nxt, rec, packed, w0, hi, level, gcnt, radix, binom, nbr, n, g.cols, nfree,
+                                 goals, md, out)
+            else:
+                _expand_words(cur, nxt, rec, packed, w0, hi, level, gcnt, radix, binom, nbr, n, g.cols, nfree,
+                              goals, md, out, False)
             if progress is not None:
                 progress(min(total, placed + int(out[1])), total)
         placed += int(out[1])
@@ -619,10 +642,10 @@ class PatternTable:
         return int(table_value(self.data, 0, self.packed, rank, manhattan))
 
 
-def build_table(pattern: Pattern, progress: Progress | None = None) -> PatternTable:
+def build_table(pattern: Pattern, progress: Progress | None = None, parallel: bool = True) -> PatternTable:
     """Build one pattern's table in memory (no cache)."""
     t0 = time.perf_counter()
-    dist, packed, ok = abstract_distances(pattern, progress)
+    dist, packed, ok = abstract_distances(pattern, progress, parallel)
     return PatternTable(pattern, packed if ok else dist, ok, time.perf_counter() - t0)
 
 
@@ -717,19 +740,33 @@ def is_cached(pattern: Pattern, directory: Path | None = None) -> bool:
 def get_table(pattern: Pattern, progress: Progress | None = None, face_names: Sequence[str] | None = None,
               directory: Path | None = None, min_cached: int = MIN_CACHED_ENTRIES) -> PatternTable:
     """The table from memory, else from the cache, else built (and cached when large enough)."""
+    table = known_table(pattern, directory, min_cached)
+    if table is None:
+        table = store_table(build_table(pattern, progress), face_names, directory, min_cached)
+    return table
+
+
+def known_table(pattern: Pattern, directory: Path | None = None,
+                min_cached: int = MIN_CACHED_ENTRIES) -> PatternTable | None:
+    """The table from memory or from a valid cache file, else None."""
     key = pattern.key()
     if key in _memo:
         return _memo[key]
-    directory = directory or cache_dir()
-    table = load_table(pattern, directory) if pattern.entries >= min_cached else None
-    if table is None:
-        table = build_table(pattern, progress)
-        if pattern.entries >= min_cached:
-            try:
-                table.path = save_table(table, directory, face_names)
-            except OSError:
-                pass  # an unwritable cache only costs a rebuild next time
-    _remember(key, table)
+    table = load_table(pattern, directory or cache_dir()) if pattern.entries >= min_cached else None
+    if table is not None:
+        _remember(key, table)
+    return table
+
+
+def store_table(table: PatternTable, face_names: Sequence[str] | None = None, directory: Path | None = None,
+                min_cached: int = MIN_CACHED_ENTRIES) -> PatternTable:
+    """Keep a freshly built table in memory and, when large enough, in the cache."""
+    if table.pattern.entries >= min_cached:
+        try:
+            table.path = save_table(table, directory or cache_dir(), face_names)
+        except OSError:
+            pass  # an unwritable cache only costs a rebuild next time
+    _remember(table.pattern.key(), table)
     return table
 
 
@@ -868,23 +905,56 @@ def partition_of(geometry: Geometry, faces: Sequence[str], partition: Sequence[S
 def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: Progress | None = None,
                     face_names: Sequence[str] | None = None, directory: Path | None = None,
                     min_cached: int = MIN_CACHED_ENTRIES) -> PatternDatabases:
-    """Load or build every pattern's table. `progress(done, total)` counts placements over all."""
+    """Load or build every pattern's table. `progress(done, total)` counts placements over all.
+
+    Tables that must be built are built at the same time, one per thread, when there are
+    several and more than one core: each build is then serial (no atomic updates, measured
+    30% less CPU per table than splitting one table's levels across threads).
+    """
     t0 = time.perf_counter()
+    found = {p.key(): known_table(p, directory, min_cached) for p in patterns}
+    missing = [p for p in patterns if found[p.key()] is None]
+    done = {p.key(): (p.entries if found[p.key()] is not None else 0) for p in patterns}
     total = sum(p.entries for p in patterns)
-    base = 0
-    tables, built = [], []
-    for p in patterns:
-        def step(done: int, _: int, base: int = base) -> None:
-            if progress is not None:
-                progress(base + done, total)
-        in_memory = p.key() in _memo
-        tables.append(get_table(p, step, face_names, directory, min_cached))
-        if not in_memory and not tables[-1].from_cache:
-            built.append(p.key())
-        base += p.entries
-    if progress is not None:
-        progress(total, total)
-    return PatternDatabases(geometry, tables, symmetries(geometry), time.perf_counter() - t0, built)
+
+    def report() -> None:
+        if progress is not None:
+            progress(sum(done.values()), total)
+
+    def build(p: Pattern, parallel: bool) -> PatternTable:
+        def step(placed: int, _: int) -> None:
+            done[p.key()] = placed
+            if cancel.is_set():
+                raise _Cancelled()
+            if parallel:
+                report()
+        return store_table(build_table(p, step, parallel), face_names, directory, min_cached)
+
+    cancel = threading.Event()
+    threads = min(len(missing), numba.get_num_threads())
+    if threads > 1:
+        with ThreadPoolExecutor(threads, thread_name_prefix="pdb-build") as pool:
+            futures = [pool.submit(build, p, False) for p in missing]
+            try:
+                while wait(futures, timeout=0.2).not_done:
+                    report()  # limits are checked here, in the caller's thread
+                for f in futures:
+                    found[f.result().pattern.key()] = f.result()
+            except BaseException:
+                cancel.set()
+                wait(futures)
+                raise
+    else:
+        for p in missing:
+            found[p.key()] = build(p, True)
+    report()
+    tables = [found[p.key()] for p in patterns]
+    return PatternDatabases(geometry, tables, symmetries(geometry), time.perf_counter() - t0,
+                            [p.key() for p in missing])
+
+
+class _Cancelled(Exception):
+    """Stops a table build running in a worker thread when the caller gave up."""
 
 
 def usable(geometry: Geometry) -> bool:

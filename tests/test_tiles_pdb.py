@@ -286,6 +286,37 @@ def test_progress_is_reported() -> None:
     assert all(0 <= d <= t == total for d, t in calls)
 
 
+def test_concurrent_serial_and_parallel_builds_agree(private_cache: Path) -> None:
+    g = geometry_of(model_of("3x3 repeated"))
+    patterns = [pdb.Pattern.of(g, p) for p in pdb.auto_partition(g, 300)]
+    assert len(patterns) >= 2
+    dbs = pdb.build_databases(g, patterns, min_cached=0)
+    assert sorted(dbs.built) == sorted(p.key() for p in patterns)
+    for table, pattern in zip(dbs.tables, patterns):
+        for parallel in (False, True):
+            alone = pdb.build_table(pattern, parallel=parallel)
+            assert alone.packed == table.packed and np.array_equal(alone.data, table.data)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_limit_during_concurrent_builds_stops_every_worker(private_cache: Path) -> None:
+    import threading
+    g = pdb.Geometry(4, 4, bytes(range(16)))
+    patterns = [pdb.Pattern.of(g, faces) for faces in ([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])]
+
+    def give_up(done: int, total: int) -> None:
+        raise Stop()
+    with pytest.raises(Stop):
+        pdb.build_databases(g, patterns, give_up)
+    assert not [t for t in threading.enumerate() if t.name.startswith("pdb-build")]
+    assert not list(private_cache.glob(".tmp-*"))
+    for entry in pdb.cache_info():   # whatever finished before the stop is complete and valid
+        assert entry.valid_header
+
+
 # -- the search -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_idastar_with_databases_finds_the_optimum(name: str) -> None:
