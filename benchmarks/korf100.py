@@ -10,8 +10,8 @@ It builds the pattern databases first (in a fresh temporary cache unless --reuse
 build time is real) and reports that time apart. Then every instance is solved through the same
 path as `puzzleplan solve --engine idastar` (the plan replayed by the independent checker), its
 length compared with the published optimum in benchmarks/data/korf100.txt, and one line printed
-per instance: published and computed length, nodes expanded, in-search seconds. Totals at the
-end, wall and CPU. Exit 1 if any length differs from the published one.
+per instance: published and computed length, nodes expanded, in-search seconds (setting up the
+search, a few milliseconds, is in the totals' wall and CPU time). Totals at the end. Exit 1 if any length differs from the published one.
 """
 from __future__ import annotations
 
@@ -98,11 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         length = result.plan.length if result.status is Status.OPTIMAL and result.plan else None
         if length != published:
             wrong.append(number)
+        search = result.stats.extra.get("search_seconds", result.stats.seconds)
         total_nodes += result.stats.nodes
-        total_search += result.stats.seconds
+        total_search += search
         if not args.quiet:
             print(f"{number:>3}  {published:>9}  {length if length is not None else '-':>4}  "
-                  f"{result.stats.nodes:>12,}  {result.stats.seconds:>9.3f}", flush=True)
+                  f"{result.stats.nodes:>12,}  {search:>9.3f}", flush=True)
     wall, cpu = time.perf_counter() - w2, time.process_time() - c2
     print(f"solved {len(chosen) - len(wrong)}/{len(chosen)} at the published length; "
           f"nodes {total_nodes:,}; in-search {total_search:.2f} s; "

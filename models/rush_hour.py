@@ -145,6 +145,11 @@ class RushHour(ModelBase):
                     break
                 p += 1
 
+    def packed_space(self) -> Any:
+        """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
+        from .rush_hour_packed import RushHourPacked
+        return RushHourPacked(self) if RushHourPacked.fits(self) else None
+
     def plan_moves(self, actions: Sequence[tuple[int, int]]) -> list[str]:
         return [f"{self.vehicles[v].name}{d:+d}" for v, d in actions]
 

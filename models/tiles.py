@@ -125,6 +125,11 @@ class TilesPuzzle(ModelBase):
                 board[blank], board[cell] = board[cell], 0
                 yield direction, bytes(board)
 
+    def packed_space(self) -> Any:
+        """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
+        from .tiles_packed import TilesPacked
+        return TilesPacked(self) if TilesPacked.fits(self) else None
+
     def plan_moves(self, actions: Sequence[int]) -> list[str]:
         return [DIRECTIONS[a] for a in actions]
 

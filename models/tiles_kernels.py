@@ -524,9 +524,35 @@ class TilesDepthFirst:
         self.nbr = np.array(model.neighbours, dtype=np.int64)
         self.start = np.frombuffer(model.start, dtype=np.uint8).copy()
         self.h0 = int(heuristic_of(self.start, self.tables))
+        self._kernel(-1, self._arrays(0), 1, False)  # load (or compile) the kernels now, not mid-search
 
     def bounded(self, bound: int, ctx: Any, ordered: bool = False) -> tuple[list[int] | None, int | None]:
         """Search every path with g + h <= bound. Returns (plan actions, None) or (None, next bound)."""
+        arrays = self._arrays(bound)
+        st_dir, reg = arrays[7], arrays[15]
+        stats = ctx.stats
+        nodes0, gen0 = stats.nodes, stats.generated
+        while True:
+            code = self._kernel(bound, arrays, self.CHUNK, ordered)
+            stats.nodes = nodes0 + int(reg[2])
+            stats.generated = gen0 + int(reg[3])
+            if code == FOUND:
+                return [int(x) for x in st_dir[:reg[4]]], None
+            if code == EXHAUSTED:
+                return None, (None if reg[1] >= NO_BOUND else int(reg[1]))
+            ctx.poll()
+
+    def _kernel(self, bound: int, arrays: tuple[Any, ...], chunk: int, ordered: bool) -> int:
+        t = self.tables
+        (board, pos, slot, gcost, lcv, pval, st_blank, st_dir, st_next, st_nchild, st_order, st_h, st_mlc, st_ps,
+         undo, reg, work) = arrays
+        return int(bounded_dfs(board, pos, slot, gcost, lcv, pval, self.nbr, t.gcnt, t.gcells, t.md, t.line_cells,
+                               t.line_len, t.line_kind, t.line_index, t.pure, t.gmin, t.gmax, t.cell_row, t.cell_col,
+                               self.model.rows, t.pdb, st_blank, st_dir, st_next, st_nchild, st_order, st_h, st_mlc,
+                               st_ps, undo, reg, bound, chunk, ordered, work))
+
+    def _arrays(self, bound: int) -> tuple[Any, ...]:
+        """The kernel's state for a fresh iteration at `bound`, in `_kernel`'s order."""
         t = self.tables
         board = self.start.copy()
         pos, slot, gcost, lcv, pval, psum, mlc = _root_parts(board, *t.arrays)
@@ -546,20 +572,8 @@ class TilesDepthFirst:
         undo = np.zeros((size, UNDO + max(pval.shape[0], 1)), dtype=np.int64)
         reg = np.array([0, NO_BOUND, 0, 0, 0], dtype=np.int64)
         work = _work(t, board.shape[0], pval.shape[0])
-        stats = ctx.stats
-        nodes0, gen0 = stats.nodes, stats.generated
-        while True:
-            code = bounded_dfs(board, pos, slot, gcost, lcv, pval, self.nbr, t.gcnt, t.gcells, t.md, t.line_cells,
-                               t.line_len, t.line_kind, t.line_index, t.pure, t.gmin, t.gmax, t.cell_row,
-                               t.cell_col, self.model.rows, t.pdb, st_blank, st_dir, st_next, st_nchild, st_order,
-                               st_h, st_mlc, st_ps, undo, reg, bound, self.CHUNK, ordered, work)
-            stats.nodes = nodes0 + int(reg[2])
-            stats.generated = gen0 + int(reg[3])
-            if code == FOUND:
-                return [int(x) for x in st_dir[:reg[4]]], None
-            if code == EXHAUSTED:
-                return None, (None if reg[1] >= NO_BOUND else int(reg[1]))
-            ctx.poll()
+        return (board, pos, slot, gcost, lcv, pval, st_blank, st_dir, st_next, st_nchild, st_order, st_h, st_mlc,
+                st_ps, undo, reg, work)
 
 
 def _work(t: HeuristicTables, n: int, nviews: int) -> tuple[np.ndarray, ...]:

@@ -306,7 +306,10 @@ def _print_result(model: Any, result: Result, show: bool) -> None:
         if result.lower_bound is not None:
             print(f"bound:   every plan needs at least {result.lower_bound} moves")
     s = result.stats
-    print(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, {s.seconds:.3f} s")
+    timing = f"{s.seconds:.3f} s"
+    if "setup_seconds" in s.extra and "search_seconds" in s.extra:
+        timing += f" ({s.extra['setup_seconds']:.3f} s tables and kernels, {s.extra['search_seconds']:.4f} s search)"
+    print(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, {timing}")
     if show and result.plan is not None:
         states = _states_along(model, result.plan.moves)
         for i, state in enumerate(states):

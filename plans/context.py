@@ -50,6 +50,10 @@ class SearchContext:
         stream = sys.stderr if (not quiet and sys.stderr.isatty()) else None
         return cls(limits, stream)
 
+    def restart_clock(self) -> None:
+        """Start timing (and the time limit) now, e.g. after imports and checks before a search."""
+        self.started = self._last_progress = time.monotonic()
+
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .context import LimitReached, SearchContext
 from .search.common import POLL_EVERY
+from .search.layered import Layer, PackedSpace, next_layer, packed_space
 from .types import Stats
 
 
@@ -38,9 +41,16 @@ class Exploration:
         }
 
 
-def explore(model: Any, ctx: SearchContext | None = None) -> Exploration:
-    """Every state reachable from the start, layer by layer (limits end it cleanly, partial)."""
+def explore(model: Any, ctx: SearchContext | None = None, native: bool = True) -> Exploration:
+    """Every state reachable from the start, layer by layer (limits end it cleanly, partial).
+
+    Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
+    layers the duplicate check needs; others through `successors` and a set.
+    """
     ctx = ctx or SearchContext()
+    space = packed_space(model) if native else None
+    if space is not None:
+        return _explore_packed(model, space, ctx)
     out = Exploration()
     start = model.initial()
     seen = {start}
@@ -73,5 +83,35 @@ def explore(model: Any, ctx: SearchContext | None = None) -> Exploration:
         out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
     out.reachable = len(seen)
     stats.states = len(seen)
+    out.stats = ctx.finish()
+    return out
+
+
+def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext) -> Exploration:
+    out = Exploration()
+    stats = ctx.stats
+    stats.extra["kernel"] = "packed layers"
+    ctx.phase = "explore (packed)"
+    layers = [Layer(np.array([space.pack(model.initial())], dtype=np.uint64))]
+    try:
+        while layers[-1].keys.size:
+            depth = len(out.per_depth)
+            keys = layers[-1].keys
+            out.per_depth.append(int(keys.size))
+            out.reachable += int(keys.size)
+            stats.states = out.reachable
+            stats.depth = depth
+            goals = int(np.count_nonzero(space.goal_mask(keys)))
+            if goals:
+                out.goals += goals
+                if out.goal_distance is None:
+                    out.goal_distance = depth
+            ctx.poll()
+            layers.append(next_layer(space, layers, ctx, keep_links=False))
+            if space.reversible:
+                layers = layers[-2:]
+    except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
+        out.complete = False
+        out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
     out.stats = ctx.finish()
     return out

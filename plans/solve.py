@@ -26,12 +26,14 @@ def solve(model: Any, engine_name: str | None = None, request: Request = Request
     name = engine_name or default_engine(model, request)
     if name not in ENGINES:
         raise KeyError(name)
+    run = engine(name)  # imported before the clock starts: stats.seconds is the search's own time
     ctx = ctx or SearchContext(request.limits)
     reason = model.unsolvable_reason()
     if reason is not None:
         return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason)
+    ctx.restart_clock()
     try:
-        result = engine(name)(model, request, ctx)
+        result = run(model, request, ctx)
     except LimitReached as exc:
         result = _gave_up(name, ctx, str(exc))
     except KeyboardInterrupt:

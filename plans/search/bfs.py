@@ -1,19 +1,29 @@
-"""Breadth-first search: optimal in unit-cost metrics, and a proof of unsolvability on finite spaces."""
+"""Breadth-first search: optimal in unit-cost metrics, and a proof of unsolvability on finite spaces.
+
+Families whose states pack into 64 bits (Rush Hour, small tiles boards) are searched a layer at
+a time over arrays (`layered`); the others through the model's `successors` with a dict of parents.
+"""
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..context import SearchContext
 from ..types import Request, Result, Status
 from .common import POLL_EVERY, finish, trace_back
+from .layered import Layer, PackedSpace, next_layer, packed_space, trace
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
     """Layer by layer from the start; the goal test is applied when a state is generated."""
     start = model.initial()
-    cap = request.max_moves
     if model.is_goal(start):
         return finish(ctx, "bfs", model, Status.OPTIMAL, [], 0)
+    space = packed_space(model) if request.options.get("native", True) else None
+    if space is not None:
+        return _run_packed(model, space, request, ctx)
+    cap = request.max_moves
     parents: dict[Any, Any] = {start: None}
     layer = [start]
     stats = ctx.stats
@@ -22,8 +32,7 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
     ctx.phase = "bfs"
     while layer:
         if cap is not None and depth >= cap:
-            return finish(ctx, "bfs", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
-                          message=f"no plan within {cap} moves")
+            return _over_cap(ctx, model, cap, depth)
         depth += 1
         stats.depth = depth
         nxt = []
@@ -41,4 +50,35 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
                     return finish(ctx, "bfs", model, Status.OPTIMAL, trace_back(parents, child), depth)
                 nxt.append(child)
         layer = nxt
-    return finish(ctx, "bfs", model, Status.UNSOLVABLE, message=f"all {stats.states} reachable states explored, none is a goal")
+    return _exhausted(ctx, model)
+
+
+def _run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchContext) -> Result:
+    cap = request.max_moves
+    layers = [Layer(np.array([space.pack(model.initial())], dtype=np.uint64))]
+    stats = ctx.stats
+    stats.states = 1
+    stats.extra["kernel"] = "packed layers"
+    ctx.phase = "bfs (packed)"
+    while layers[-1].keys.size:
+        depth = len(layers) - 1
+        if cap is not None and depth >= cap:
+            return _over_cap(ctx, model, cap, depth)
+        stats.depth = depth + 1
+        layers.append(next_layer(space, layers, ctx, keep_links=True))
+        stats.states += layers[-1].keys.size
+        goals = np.flatnonzero(space.goal_mask(layers[-1].keys))
+        if goals.size:
+            return finish(ctx, "bfs", model, Status.OPTIMAL, trace(space, layers, int(goals[0])), depth + 1)
+        ctx.poll()  # the state cap counts the whole new layer
+    return _exhausted(ctx, model)
+
+
+def _over_cap(ctx: SearchContext, model: Any, cap: int, depth: int) -> Result:
+    return finish(ctx, "bfs", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
+                  message=f"no plan within {cap} moves")
+
+
+def _exhausted(ctx: SearchContext, model: Any) -> Result:
+    return finish(ctx, "bfs", model, Status.UNSOLVABLE,
+                  message=f"all {ctx.stats.states} reachable states explored, none is a goal")

@@ -17,7 +17,10 @@ def finish(ctx: SearchContext, engine: str, model: Any, status: Status, actions:
         moves = model.plan_moves(list(actions))
         cost_of = getattr(model, "plan_cost", None)
         plan = Plan.of(moves, cost_of(list(actions)) if cost_of else len(actions))
-    return Result(status, engine, plan, lower_bound, ctx.finish(), message)
+    stats = ctx.finish()
+    if "setup_seconds" in stats.extra:
+        stats.extra["search_seconds"] = round(stats.seconds - stats.extra["setup_seconds"], 6)
+    return Result(status, engine, plan, lower_bound, stats, message)
 
 
 def trace_back(parents: dict[Any, Any], state: Any) -> list[Any]:

@@ -73,9 +73,11 @@ def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any
     """The model's compiled searcher when it has one (unless options["native"] is False), else
     the generic one. Building its tables (pattern databases) polls the context's limits."""
     if options.get("native", True) and hasattr(model, "native_searcher"):
+        started = ctx.elapsed()
         fast = (model.native_searcher(options.get("heuristic"), progress=lambda done, total: ctx.poll())
                 if _takes_options(model.native_searcher) else model.native_searcher())
         if fast is not None:
+            ctx.stats.extra["setup_seconds"] = round(ctx.elapsed() - started, 6)  # tables, compiled kernels
             for key in ("heuristic_name", "pdb_seconds"):
                 if hasattr(fast, key):
                     ctx.stats.extra[key.replace("_name", "")] = getattr(fast, key)
