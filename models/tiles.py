@@ -183,10 +183,12 @@ class TilesPuzzle(ModelBase):
             self.__dict__["manhattan_tables"] = HeuristicTables.build(self, "manhattan")
         return int(heuristic(np.frombuffer(state, dtype=np.uint8), *self.__dict__["manhattan_tables"].arrays))
 
-    def native_searcher(self, heuristic: str | None = None, progress: Any = None) -> Any:
-        """The compiled IDA*/DFS searcher; heuristic "manhattan", "pdb" or None (the default)."""
+    def native_searcher(self, heuristic: str | None = None, progress: Any = None,
+                        partition: Sequence[Sequence[str]] | None = None) -> Any:
+        """The compiled IDA*/DFS searcher; heuristic "manhattan", "pdb" or None (the default);
+        partition: the pattern databases' face groups (default: the strongest available)."""
         from .tiles_kernels import TilesDepthFirst
-        return TilesDepthFirst(self, heuristic, progress=progress)
+        return TilesDepthFirst(self, heuristic, partition, progress=progress)
 
     # -- notations ------------------------------------------------------------------------------
     notations = ("grid", "yaml")

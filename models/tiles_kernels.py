@@ -78,7 +78,8 @@ class HeuristicTables:
 
         heuristic: "manhattan", "pdb", or None for pattern databases when they are cached or
         estimated to build within `budget` seconds (default tiles_pdb.DEFAULT_BUDGET_SECONDS),
-        Manhattan + conflicts otherwise. Boards above tiles_pdb.MAX_CELLS cells always get
+        Manhattan + conflicts otherwise. Without a `partition`, cached tables that together
+        hold more entries than the automatic split are used instead of it. Boards above tiles_pdb.MAX_CELLS cells always get
         Manhattan + conflicts (`name` says which was used). `partition` lists the patterns by
         face name (default: automatic, sized by `budget`); `progress(done, total)` follows a build.
         """
@@ -90,6 +91,10 @@ class HeuristicTables:
         if heuristic == "manhattan" or not tiles_pdb.usable(geometry):
             return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
         patterns = tiles_pdb.partition_of(geometry, model.faces, partition, budget=budget)
+        if partition is None:   # the strongest available: larger cached tables beat the default split
+            cached = tiles_pdb.cached_partition(geometry, budget)
+            if cached and sum(p.entries for p in cached) > sum(p.entries for p in patterns):
+                patterns = cached
         if heuristic is None and not tiles_pdb.cheap_or_cached(patterns, budget):
             return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
         t0 = time.perf_counter()

@@ -483,7 +483,7 @@ def estimate_seconds(pattern: Pattern) -> float:
 
 
 def auto_partition(geometry: Geometry, max_entries: int = DEFAULT_MAX_ENTRIES,
-                   budget: float = DEFAULT_BUDGET_SECONDS) -> list[tuple[int, ...]]:
+                   budget: float = DEFAULT_BUDGET_SECONDS, faces: Iterable[int] | None = None) -> list[tuple[int, ...]]:
     """Split the faces into bands of neighbouring goal cells: patterns of at most `max_entries`
     entries whose tables together are estimated to build within `budget` seconds.
 
@@ -494,7 +494,10 @@ def auto_partition(geometry: Geometry, max_entries: int = DEFAULT_MAX_ENTRIES,
     half the nodes of 6-6-3 made of compact blocks, because the transposed lookup then sees
     column bands, a different view (blocks are nearly symmetric, so both lookups agree).
     """
-    order = reading_order(geometry)
+    only = set(geometry.faces() if faces is None else faces)
+    order = [f for f in reading_order(geometry) if f in only]
+    if not order:
+        return []
     room = budget / SECONDS_PER_ENTRY
     out: list[tuple[int, ...]] = []
     pat: list[int] = []
@@ -955,6 +958,34 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
 
 class _Cancelled(Exception):
     """Stops a table build running in a worker thread when the caller gave up."""
+
+
+def cached_partition(geometry: Geometry, budget: float = DEFAULT_BUDGET_SECONDS,
+                     directory: Path | None = None) -> list[Pattern] | None:
+    """The largest disjoint cached tables for this board and goal (e.g. a 7-8 split built once
+    with `puzzleplan pdb build --partition`), the faces they leave in automatic patterns; None
+    when no cached table fits this geometry."""
+    by_goal = {geometry.goal_cells(f): f for f in geometry.faces()}
+    found = []
+    for entry in cache_info(directory):
+        if not entry.valid_header or entry.board != f"{geometry.rows}x{geometry.cols}" \
+                or entry.blank != geometry.blank or not entry.groups:
+            continue
+        faces = [by_goal.get(tuple(cells)) for cells in entry.groups]
+        if None not in faces:
+            pattern = Pattern.of(geometry, [f for f in faces if f is not None])
+            if pattern.key() == entry.key:
+                found.append(pattern)
+    chosen: list[Pattern] = []
+    used: set[int] = set()
+    for pattern in sorted(found, key=lambda p: -p.entries):
+        if used.isdisjoint(pattern.faces):
+            chosen.append(pattern)
+            used.update(pattern.faces)
+    if not chosen:
+        return None
+    rest = [f for f in geometry.faces() if f not in used]
+    return chosen + [Pattern.of(geometry, p) for p in auto_partition(geometry, budget=budget, faces=rest)]
 
 
 def usable(geometry: Geometry) -> bool:

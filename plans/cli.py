@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heuristic", choices=["manhattan", "pdb"],
                    help="tiles IDA*/DFS: Manhattan + linear conflicts, or also pattern databases "
                         "(default: databases when cached or cheap to build)")
+    p.add_argument("--partition", metavar="GROUPS",
+                   help="tiles pattern databases: faces per pattern, groups split by '/' (default: the largest "
+                        "cached tables, else an automatic split)")
     encoder_options(p)
     limits(p)
 
@@ -283,6 +286,8 @@ def _encoder_request_options(args: argparse.Namespace, model: Any) -> dict[str, 
     keys = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
             "card", "params", "workers", "max_horizon", "heuristic")
     options = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    if getattr(args, "partition", None):
+        options["partition"] = _checked_partition(args, model)
     if getattr(args, "hint", False):
         native = solve(model, getattr(model, "default_engine", "bfs"),
                        Request(max_moves=model.max_moves, limits=_limits(args)))
@@ -575,9 +580,7 @@ def cmd_pdb(args: argparse.Namespace) -> int:
     model = _load(args)
     if model.family != "tiles":
         raise InputError(f"{args.file}: pattern databases are for tiles puzzles, not {model.family}")
-    partition = None
-    if args.partition:
-        partition = [group.split() for group in args.partition.split("/") if group.split()]
+    partition = _partition(args.partition) if args.partition else None
     progress = _progress_printer() if sys.stderr.isatty() and not args.json else None
     try:
         dbs = tiles_pdb.databases_for(model, partition, progress,
@@ -595,6 +598,24 @@ def cmd_pdb(args: argparse.Namespace) -> int:
         print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded) "
               f"in {dbs.seconds:.2f} s, cache {tiles_pdb.cache_dir()}")
     return EXIT_OK
+
+
+def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
+    """--partition of `solve`, checked against the model's faces before any search."""
+    if model.family != "tiles":
+        raise InputError(f"{args.file}: --partition is for tiles puzzles, not {model.family}")
+    from puzzleplan.models import tiles_pdb
+    groups = _partition(args.partition)
+    try:
+        tiles_pdb.partition_of(tiles_pdb.Geometry(model.rows, model.cols, model.goal), model.faces, groups)
+    except ValueError as exc:
+        raise InputError(f"{args.file}: --partition: {exc}") from None
+    return groups
+
+
+def _partition(text: str) -> list[list[str]]:
+    """'a b c / d e' -> [['a', 'b', 'c'], ['d', 'e']]."""
+    return [group.split() for group in text.split("/") if group.split()]
 
 
 def _progress_printer() -> Any:

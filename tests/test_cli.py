@@ -126,3 +126,16 @@ def test_check_tile_names(capsys) -> None:
 def test_engines_lists_registry(capsys) -> None:
     code, out, _ = run_cli(capsys, "engines")
     assert code == 0 and "idastar" in out and "bfs" in out
+
+
+def test_solve_with_an_explicit_partition(capsys) -> None:
+    code, out = run_json(capsys, "solve", EXAMPLES / "tiles" / "eight-31.yaml", "--partition", "1 2 3 4 / 5 6 7 8")
+    assert code == 0 and out["cost"] == 31 and out["stats"]["heuristic"] == "pdb"
+    assert out["stats"]["setup_seconds"] >= 0 and out["stats"]["search_seconds"] >= 0
+
+
+@pytest.mark.parametrize("spec, fragment", [("1 2 / 2 3", "two patterns"), ("1 2 / zz", "unknown face 'zz'")])
+def test_a_bad_partition_is_one_line(capsys, spec: str, fragment: str) -> None:
+    code, out, err = run_cli(capsys, "solve", EXAMPLES / "tiles" / "eight-31.yaml", "--partition", spec)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "eight-31.yaml: --partition:" in err and fragment in err

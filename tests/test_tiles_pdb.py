@@ -338,13 +338,15 @@ def test_idastar_with_databases_finds_the_optimum(name: str) -> None:
         assert len(plan) == truth[model.start]
 
 
+@pytest.mark.parametrize("kind", ["pdb", "manhattan"])
 @pytest.mark.parametrize("name", ["3x3", "3x3 repeated", "2x4 repeated"])
-def test_incremental_values_match_a_fresh_computation(name: str) -> None:
+def test_incremental_values_match_a_fresh_computation(name: str, kind: str) -> None:
     from puzzleplan.models import tiles_kernels as K
 
     model = model_of(name)
     partition = [[model.faces[f] for f in p] for p in pdb.auto_partition(geometry_of(model), 400)]
-    t = HeuristicTables.build(model, "pdb", partition)
+    t = HeuristicTables.build(model, kind, partition if kind == "pdb" else None)
+    assert (t.line_cells.shape[0] == 0) == (kind == "pdb")   # linear conflicts only without tables
     board = np.frombuffer(model.start, dtype=np.uint8).copy()
     pos, slot, gcost, lcv, pval, psum, mlc = K._root_parts(board, *t.arrays)
     dp, best, cells, tmp, dps, _ = K._work(t, model.n, pval.shape[0])
@@ -374,3 +376,18 @@ def test_default_heuristic_uses_cached_tables() -> None:
     searcher = TilesDepthFirst(model)
     assert searcher.heuristic_name == "pdb" and model.tables is searcher.tables
     assert searcher.h0 == int(heuristic(np.frombuffer(model.start, dtype=np.uint8), *searcher.tables.arrays))
+
+
+def test_larger_cached_tables_are_picked_by_default(private_cache: Path) -> None:
+    model = model_of("3x3")
+    g = geometry_of(model)
+    halves = [pdb.Pattern.of(g, [1, 2, 3, 4]), pdb.Pattern.of(g, [5, 6, 7, 8])]
+    pdb.build_databases(g, halves, min_cached=0)      # as `pdb build --partition` would
+    found = pdb.cached_partition(g)
+    assert found is not None and sorted(p.faces for p in found) == [(1, 2, 3, 4), (5, 6, 7, 8)]
+    small = HeuristicTables.build(model, "pdb", [["1"], ["2"]], budget=0.001)
+    assert "1 2 3 4" not in small.pdb_description
+    chosen = HeuristicTables.build(model, "pdb", budget=0.001)   # the automatic split would be tiny
+    assert chosen.pdb_description.startswith("1 2 3 4 (3,024) | 5 6 7 8 (3,024)")
+    other = pdb.Geometry(3, 3, bytes([1, 2, 3, 4, 5, 6, 7, 0, 8]))   # another blank cell: not usable
+    assert pdb.cached_partition(other) is None

@@ -74,7 +74,8 @@ def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any
     the generic one. Building its tables (pattern databases) polls the context's limits."""
     if options.get("native", True) and hasattr(model, "native_searcher"):
         started = ctx.elapsed()
-        fast = (model.native_searcher(options.get("heuristic"), progress=lambda done, total: ctx.poll())
+        extra = {"partition": options["partition"]} if options.get("partition") else {}
+        fast = (model.native_searcher(options.get("heuristic"), progress=lambda done, total: ctx.poll(), **extra)
                 if _takes_options(model.native_searcher) else model.native_searcher())
         if fast is not None:
             ctx.stats.extra["setup_seconds"] = round(ctx.elapsed() - started, 6)  # tables, compiled kernels
