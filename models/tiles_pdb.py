@@ -911,8 +911,9 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
     """Load or build every pattern's table. `progress(done, total)` counts placements over all.
 
     Tables that must be built are built at the same time, one per thread, when there are
-    several and more than one core: each build is then serial (no atomic updates, measured
-    30% less CPU per table than splitting one table's levels across threads).
+    several of similar sizes and more than one core: each build is then serial (no atomic
+    updates, measured 30% less CPU per table than splitting one table's levels across threads).
+    Otherwise (e.g. 7-8) they are built one after another, each split across the cores.
     """
     t0 = time.perf_counter()
     found = {p.key(): known_table(p, directory, min_cached) for p in patterns}
@@ -935,7 +936,8 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
 
     cancel = threading.Event()
     threads = min(len(missing), numba.get_num_threads())
-    if threads > 1:
+    sizes = sorted((p.entries for p in missing), reverse=True)
+    if threads > 1 and sizes[0] <= 2 * sizes[1]:   # similar sizes: no core idles while one finishes
         with ThreadPoolExecutor(threads, thread_name_prefix="pdb-build") as pool:
             futures = [pool.submit(build, p, False) for p in missing]
             try:
