@@ -89,12 +89,15 @@ def next_layer(space: PackedSpace, layers: Sequence[Layer], ctx: SearchContext, 
     current = layers[-1].keys
     older = [layer.keys for layer in (layers[-2:] if space.reversible else layers)]
     parts: list[tuple[np.ndarray, ...]] = []
+    stored = ctx.stats.states
     for lo in range(0, current.size, CHUNK):
         children, parent, code = space.expand(current[lo:lo + CHUNK])
         ctx.stats.nodes += min(CHUNK, current.size - lo)
         ctx.stats.generated += children.size
         parts.append(_unseen(older, children, parent + lo, code))
+        ctx.stats.states = stored + sum(p[0].size for p in parts)  # at most: chunks may share states
         ctx.poll()
+    ctx.stats.states = stored   # the caller adds the layer's exact size
     if len(parts) == 1:
         keys, parent, code = parts[0]
     elif parts:
