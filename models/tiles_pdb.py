@@ -83,6 +83,7 @@ SECONDS_PER_ENTRY = 1.0e-6   # build time per table entry (measured: 0.6 to 1.9 
 MEMO_BYTES = 1 << 30
 
 _memo: dict[str, "PatternTable"] = {}  # key -> table, oldest first
+_last_arrays: list[Any] = []            # [key, KernelArrays] of the last PatternDatabases.kernel_arrays
 
 # Hot helpers allocate nothing, so they run without numba's runtime: with it, every array
 # argument is reference-counted on each call, which measured 10 to 25 times a small lookup.
@@ -823,6 +824,7 @@ def clear_cache(directory: Path | None = None) -> int:
             path.unlink(missing_ok=True)
             removed += 1
     _memo.clear()
+    _last_arrays.clear()
     return removed
 
 
@@ -838,7 +840,17 @@ class PatternDatabases:
     built: list[str] = field(default_factory=list)  # keys of the tables built (not loaded) here
 
     def kernel_arrays(self, nfaces: int) -> KernelArrays:
-        """The tables and views as the kernels read them (see `KernelArrays`)."""
+        """The tables and views as the kernels read them (see `KernelArrays`); the last set is
+        kept, so instance after instance on one board does not copy the tables again."""
+        key = (tuple((t.pattern.key(), t.pattern.faces, id(t.data)) for t in self.tables),
+               tuple(cells.tobytes() + faces.tobytes() for cells, faces in self.views), nfaces)
+        if _last_arrays and _last_arrays[0] == key:
+            return _last_arrays[1]
+        arrays = self._kernel_arrays(nfaces)
+        _last_arrays[:] = [key, arrays]
+        return arrays
+
+    def _kernel_arrays(self, nfaces: int) -> KernelArrays:
         ngroup = max(len(t.pattern.faces) for t in self.tables)
         npat, nview = len(self.tables), len(self.views)
         offs = np.cumsum([0] + [t.data.shape[0] for t in self.tables[:-1]]).astype(np.int64)
