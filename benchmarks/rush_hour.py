@@ -2,7 +2,7 @@
 
 Run by hand from the repository root:
 
-    .venv/bin/python benchmarks/rush_hour.py [--repeat 5]
+    .venv/bin/python benchmarks/rush_hour.py [--repeat 5] [--also 'java -cp /tmp/javarh RushHour']
 
 It prints one table: a full breadth-first exploration and the plans of `bfs`, `astar` and
 `plan` under the step and slide metrics, in process (best of --repeat runs: the engine's own
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -52,16 +53,22 @@ def command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "puzzleplan.plans.cli"]
 
 
-def whole_process(args: list[str], repeat: int) -> tuple[int, float]:
-    def once() -> int:
-        return subprocess.run(command() + args, cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL).returncode
-    return best_of(repeat, once)
+def whole_process(argv: list[str], repeat: int) -> tuple[int, float, float]:
+    """(exit code, best, median wall seconds) of running `argv` `repeat` times."""
+    walls, code = [], 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        code = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        walls.append(time.perf_counter() - t)
+    walls.sort()
+    return code, walls[0], walls[len(walls) // 2]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs per figure; the best is shown (default 5)")
+    ap.add_argument("--also", action="append", default=[], metavar="COMMAND",
+                    help="another whole command to time the same way, e.g. 'java -cp /tmp/javarh RushHour'")
     args = ap.parse_args(argv)
     registered = "plan" in engines.ENGINES
     if not registered:   # until the registry lists it: in process only, the CLI cannot see it
@@ -85,14 +92,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{metric:6}  {name:8}  {result:18}  {s.nodes:>8}  {s.states:>8}  {s.seconds:>9.3f}  {wall:>8.3f}")
 
     print()
-    print(f"whole process ({' '.join(Path(c).name for c in command())} ..., cwd = repository root), best of {args.repeat}")
+    print(f"whole process ({' '.join(Path(c).name for c in command())} ..., cwd = repository root), "
+          f"best and median of {args.repeat}")
     board = str(BOARD.relative_to(ROOT))
     runs = [["solve", board], ["solve", board, "--metric", "slide"], ["explore", board]]
     if registered:
         runs += [["solve", board, "--engine", "plan"], ["solve", board, "--engine", "plan", "--metric", "slide"]]
     for run in runs:
-        code, wall = whole_process(run, args.repeat)
-        print(f"  puzzleplan {' '.join(run):62}  exit {code}  {wall:.3f} s")
+        code, best, median = whole_process(command() + run, args.repeat)
+        print(f"  puzzleplan {' '.join(run):62}  exit {code}  {best:.3f} s  (median {median:.3f})")
+    for other in args.also:   # e.g. the seed's Java program, built by hand outside the repository
+        code, best, median = whole_process(shlex.split(other), args.repeat)
+        print(f"  {other:73}  exit {code}  {best:.3f} s  (median {median:.3f})")
     if not registered:
         print("  (puzzleplan solve --engine plan: not in the engine registry yet, skipped)")
     return 0
