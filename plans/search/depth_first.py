@@ -75,7 +75,10 @@ def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any
     if options.get("native", True) and hasattr(model, "native_searcher"):
         started = ctx.elapsed()
         extra = {"partition": options["partition"]} if options.get("partition") else {}
-        fast = (model.native_searcher(options.get("heuristic"), progress=lambda done, total: ctx.poll(), **extra)
+        def building(done: int, total: int) -> None:
+            ctx.phase = f"building pattern databases {100 * done // max(total, 1)}%"
+            ctx.poll()
+        fast = (model.native_searcher(options.get("heuristic"), progress=building, **extra)
                 if _takes_options(model.native_searcher) else model.native_searcher())
         if fast is not None:
             ctx.stats.extra["setup_seconds"] = round(ctx.elapsed() - started, 6)  # tables, compiled kernels
