@@ -1,4 +1,4 @@
-"""Parallel breadth-first exploration: speed-up of `explore_parallel` over the serial `explore`.
+"""Parallel breadth-first exploration: threads over packed arrays and processes, against one thread.
 
 Run by hand from the repository root:
 
@@ -6,7 +6,10 @@ Run by hand from the repository root:
 
 The space: a 3x4 sliding-tiles board whose faces repeat (four pairs, one triple, the blank), so
 every one of its 12!/(2**4 * 3!) = 4,989,600 layouts is reachable. `--small` uses a 2x5 board
-with distinct faces instead (10!/2 = 1,814,400 states). Each run explores the whole space
+with distinct faces instead (10!/2 = 1,814,400 states). Rows: `explore` per state (the model's
+`successors` and a set: the reference), `explore` over packed uint64 arrays on 1..N threads
+(what `puzzleplan explore --workers N` runs for tiles and Rush Hour), and `explore_parallel` on
+1..N processes (what it runs for the other families). Each run explores the whole space
 once; the table gives the wall time (best of --repeat), states per second, the speed-up over the
 serial explorer, the peak resident memory of the parent plus its workers (sampled every 0.2 s,
 so a rough figure), the time to start the workers (not in `seconds`) and the CPU seconds each
@@ -60,10 +63,11 @@ class PeakMemory:
         self._thread.join()
 
 
-def run_serial(model: TilesPuzzle) -> tuple[Any, float, float, str]:
+def run_serial(model: TilesPuzzle, native: bool = False, workers: int = 1) -> tuple[Any, float, float, str]:
+    """`explore` in this process: per state (native=False) or over packed arrays on `workers` threads."""
     with PeakMemory() as memory:
         t, cpu = time.perf_counter(), time.process_time()
-        out = explore(model, SearchContext())
+        out = explore(model, SearchContext(), native=native, workers=workers)
         wall, cpu = time.perf_counter() - t, time.process_time() - cpu
     return out, wall, memory.peak, f"{cpu:.1f}"
 
@@ -104,9 +108,17 @@ def main() -> None:
                 best = run
         out, serial_wall, peak, cpu = best
         reference = out
-        print(f"{'explore (serial)':22} {'-':>7} {out.reachable:>11,} {out.max_depth:>5} {serial_wall:>8.2f} "
+        print(f"{'explore (per state)':22} {'-':>7} {out.reachable:>11,} {out.max_depth:>5} {serial_wall:>8.2f} "
               f"{out.reachable / serial_wall:>10,.0f} {1.0:>8.2f} {peak:>9,.0f} {'-':>7}  {cpu} (in process)",
               flush=True)
+    for workers in args.workers:   # the packed array sweep, on threads (what `explore --workers` runs)
+        out, wall, peak, cpu = min((run_serial(model, True, workers) for _ in range(args.repeat)),
+                                   key=lambda run: run[1])
+        reference = reference or out
+        assert (out.reachable, out.per_depth) == (reference.reachable, reference.per_depth), "counts differ"
+        speedup = f"{serial_wall / wall:>8.2f}" if serial_wall else f"{'-':>8}"
+        print(f"{'explore (packed)':22} {workers:>7} {out.reachable:>11,} {out.max_depth:>5} {wall:>8.2f} "
+              f"{out.reachable / wall:>10,.0f} {speedup} {peak:>9,.0f} {'-':>7}  {cpu} (threads)", flush=True)
     for workers in args.workers:
         best = None
         for _ in range(args.repeat):

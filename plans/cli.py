@@ -17,6 +17,7 @@ from . import engines as engine_registry
 from .check import check_plan, read_plan_argument, split_plan
 from .context import SearchContext
 from .explore import explore
+from .search.layered import packed_space
 from .solve import EngineBug, default_engine, solve
 from .types import Limits, Request, Result, Status
 
@@ -120,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     level(p)
     p.add_argument("--metric")
     p.add_argument("--workers", type=_whole(1, 64), metavar="N",
-                   help="explore with N processes (frontier partitioned by state hash)")
+                   help="explore with N threads over packed states (Rush Hour, tiles up to 15 cells), "
+                        "else N processes (frontier partitioned by state hash)")
     p.add_argument("--json", action="store_true")
     limits(p)
 
@@ -325,11 +327,11 @@ def _print_result(model: Any, result: Result, show: bool) -> None:
 def cmd_explore(args: argparse.Namespace) -> int:
     model = _load(args)
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
-    if args.workers:
+    if args.workers and packed_space(model) is None:
         from .search.pbfs import explore_parallel
         out = explore_parallel(model, args.workers, ctx)
-    else:
-        out = explore(model, ctx)
+    else:   # packed states: the array sweep, on threads when --workers asks for them
+        out = explore(model, ctx, workers=args.workers or 1)
     if args.json:
         print(json.dumps({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()}))
     else:

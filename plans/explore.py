@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -41,16 +42,16 @@ class Exploration:
         }
 
 
-def explore(model: Any, ctx: SearchContext | None = None, native: bool = True) -> Exploration:
+def explore(model: Any, ctx: SearchContext | None = None, native: bool = True, workers: int = 1) -> Exploration:
     """Every state reachable from the start, layer by layer (limits end it cleanly, partial).
 
     Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
-    layers the duplicate check needs; others through `successors` and a set.
+    layers the duplicate check needs, on `workers` threads; others through `successors` and a set.
     """
     ctx = ctx or SearchContext()
     space = packed_space(model) if native else None
     if space is not None:
-        return _explore_packed(model, space, ctx)
+        return _explore_packed(model, space, ctx, workers)
     out = Exploration()
     start = model.initial()
     seen = {start}
@@ -87,12 +88,15 @@ def explore(model: Any, ctx: SearchContext | None = None, native: bool = True) -
     return out
 
 
-def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext) -> Exploration:
+def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext, workers: int) -> Exploration:
     out = Exploration()
     stats = ctx.stats
     stats.extra["kernel"] = "packed layers"
+    if workers > 1:
+        stats.extra["workers"] = workers
     ctx.phase = "explore (packed)"
     layers = [Layer(np.array([space.pack(model.initial())], dtype=np.uint64))]
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
     try:
         while layers[-1].keys.size:
             depth = len(out.per_depth)
@@ -107,11 +111,14 @@ def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext) -> Explo
                 if out.goal_distance is None:
                     out.goal_distance = depth
             ctx.poll()
-            layers.append(next_layer(space, layers, ctx, keep_links=False))
+            layers.append(next_layer(space, layers, ctx, False, pool, workers))
             if space.reversible:
                 layers = layers[-2:]
     except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
         out.complete = False
         out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     out.stats = ctx.finish()
     return out

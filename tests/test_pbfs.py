@@ -220,11 +220,12 @@ def test_worker_exception_is_reported(tmp_path: Path, no_leftover_workers) -> No
 SOLVE_CASES = [c for c in CASES if _model(c).unsolvable_reason() is None]
 
 
+@pytest.mark.parametrize("native", [True, False], ids=["threads-if-packed", "processes"])
 @pytest.mark.parametrize("case", SOLVE_CASES, ids=_id)
-def test_solve_matches_bfs(pbfs_engine, case) -> None:
+def test_solve_matches_bfs(pbfs_engine, case, native: bool) -> None:
     model = _model(case)
     status, length = _bfs_length(case)
-    result = solve(model, "pbfs", Request(max_moves=model.max_moves, options={"workers": 2}))
+    result = solve(model, "pbfs", Request(max_moves=model.max_moves, options={"workers": 2, "native": native}))
     assert result.status is status, result.message
     if length is None:
         assert result.plan is None
@@ -353,3 +354,21 @@ def test_all_optimal_at_the_goal() -> None:
     grid = "a b / c _"
     result = all_optimal_plans(_tiles(grid, grid))
     assert result.length == 0 and result.count == 1 and result.plans == [[]]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if _model(c).packed_space() is not None], ids=_id)
+def test_threaded_packed_explore_agrees_with_serial(case, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzleplan.plans.search import layered
+    monkeypatch.setattr(layered, "MIN_THREAD_CHUNK", 3)   # many pieces per layer even on small boards
+    model = _model(case)
+    threaded, serial = explore(model, workers=2), _serial(case)
+    assert threaded.stats.extra["workers"] == 2 and threaded.complete
+    assert (threaded.per_depth, threaded.goals, threaded.goal_distance) == \
+        (serial.per_depth, serial.goals, serial.goal_distance)
+
+
+def test_explore_cli_uses_threads_for_packed_states(capsys) -> None:
+    from helpers import run_json
+    code, out = run_json(capsys, "explore", EXAMPLES / "tiles" / "small-2x3.yaml", "--workers", "2")
+    assert code == 0 and out["reachable"] == 180 and out["stats"]["kernel"] == "packed layers"
+    assert out["stats"]["workers"] == 2

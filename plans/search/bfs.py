@@ -5,6 +5,8 @@ a time over arrays (`layered`); the others through the model's `successors` with
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -22,7 +24,7 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
         return finish(ctx, "bfs", model, Status.OPTIMAL, [], 0)
     space = packed_space(model) if request.options.get("native", True) else None
     if space is not None:
-        return _run_packed(model, space, request, ctx)
+        return run_packed(model, space, request, ctx)
     cap = request.max_moves
     parents: dict[Any, Any] = {start: None}
     layer = [start]
@@ -53,32 +55,37 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
     return _exhausted(ctx, model)
 
 
-def _run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchContext) -> Result:
+def run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchContext, engine: str = "bfs",
+               workers: int = 1) -> Result:
+    """Breadth-first over the model's packed states (plans.search.layered), on `workers` threads."""
+    if model.is_goal(model.initial()):
+        return finish(ctx, engine, model, Status.OPTIMAL, [], 0)
     cap = request.max_moves
     layers = [Layer(np.array([space.pack(model.initial())], dtype=np.uint64))]
     stats = ctx.stats
     stats.states = 1
     stats.extra["kernel"] = "packed layers"
-    ctx.phase = "bfs (packed)"
-    while layers[-1].keys.size:
-        depth = len(layers) - 1
-        if cap is not None and depth >= cap:
-            return _over_cap(ctx, model, cap, depth)
-        stats.depth = depth + 1
-        layers.append(next_layer(space, layers, ctx, keep_links=True))
-        stats.states += layers[-1].keys.size
-        goals = np.flatnonzero(space.goal_mask(layers[-1].keys))
-        if goals.size:
-            return finish(ctx, "bfs", model, Status.OPTIMAL, trace(space, layers, int(goals[0])), depth + 1)
-        ctx.poll()  # the state cap counts the whole new layer
-    return _exhausted(ctx, model)
+    ctx.phase = f"{engine} (packed)"
+    with ThreadPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        while layers[-1].keys.size:
+            depth = len(layers) - 1
+            if cap is not None and depth >= cap:
+                return _over_cap(ctx, model, cap, depth, engine)
+            stats.depth = depth + 1
+            layers.append(next_layer(space, layers, ctx, True, pool, workers))
+            stats.states += layers[-1].keys.size
+            goals = np.flatnonzero(space.goal_mask(layers[-1].keys))
+            if goals.size:
+                return finish(ctx, engine, model, Status.OPTIMAL, trace(space, layers, int(goals[0])), depth + 1)
+            ctx.poll()  # the state cap counts the whole new layer
+    return _exhausted(ctx, model, engine)
 
 
-def _over_cap(ctx: SearchContext, model: Any, cap: int, depth: int) -> Result:
-    return finish(ctx, "bfs", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
+def _over_cap(ctx: SearchContext, model: Any, cap: int, depth: int, engine: str = "bfs") -> Result:
+    return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
                   message=f"no plan within {cap} moves")
 
 
-def _exhausted(ctx: SearchContext, model: Any) -> Result:
-    return finish(ctx, "bfs", model, Status.UNSOLVABLE,
+def _exhausted(ctx: SearchContext, model: Any, engine: str = "bfs") -> Result:
+    return finish(ctx, engine, model, Status.UNSOLVABLE,
                   message=f"all {ctx.stats.states} reachable states explored, none is a goal")
