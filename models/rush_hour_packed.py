@@ -3,7 +3,7 @@
 Key: each vehicle's offset in a bit field just wide enough for its largest offset. Occupancy is a
 bitboard of the rows*cols cells (at most 64), built from the model's own per-vehicle masks
 (`RushHour.masks`, `RushHour.line_bits`): those tables are the one statement of where a
-vehicle is and which cell it crosses next, and `tests/test_rush_hour.py` checks that the moves
+vehicle is and which cell it crosses next, and `tests/test_packed.py` checks that the moves
 produced here are exactly `RushHour.successors`.
 Move code: vehicle * 64 + (signed distance + 32).
 """

@@ -86,6 +86,8 @@ class HeuristicTables:
         if heuristic not in (None, *HEURISTICS):
             raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
         budget = tiles_pdb.DEFAULT_BUDGET_SECONDS if budget is None else budget
+        if heuristic is None and partition is not None:
+            heuristic = "pdb"   # naming the patterns asks for them, however long they take to build
         parts = _manhattan_parts(model)
         geometry = tiles_pdb.Geometry(model.rows, model.cols, model.goal)
         if heuristic == "manhattan" or not tiles_pdb.usable(geometry):

@@ -2,7 +2,7 @@
 
 Key: cell i's face index in bits 4i..4i+3 (so at most 15 cells and 15 tile faces), the blank's
 cell in bits 60..63. A move swaps the blank with its neighbour in `TilesPuzzle.neighbours`
-(the one statement of the board's adjacency); `tests/test_tiles_model.py` checks that the moves
+(the one statement of the board's adjacency); `tests/test_packed.py` checks that the moves
 produced here are exactly `TilesPuzzle.successors`. Move code: the blank's direction (U R D L).
 """
 from __future__ import annotations

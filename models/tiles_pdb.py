@@ -83,6 +83,7 @@ SECONDS_PER_ENTRY = 1.0e-6   # build time per table entry (measured: 0.6 to 1.9 
 MEMO_BYTES = 1 << 30
 
 _memo: dict[str, "PatternTable"] = {}  # key -> table, oldest first
+_memo_lock = threading.Lock()
 _last_arrays: list[Any] = []            # [key, KernelArrays] of the last PatternDatabases.kernel_arrays
 
 # Hot helpers allocate nothing, so they run without numba's runtime: with it, every array
@@ -776,9 +777,10 @@ def store_table(table: PatternTable, face_names: Sequence[str] | None = None, di
 
 def _remember(key: str, table: PatternTable) -> None:
     """Keep tables in memory for this process, dropping the oldest beyond MEMO_BYTES."""
-    _memo[key] = table
-    while sum(t.data.nbytes for t in _memo.values()) > MEMO_BYTES and len(_memo) > 1:
-        del _memo[next(iter(_memo))]
+    with _memo_lock:   # build threads store their tables at the same time
+        _memo[key] = table
+        while sum(t.data.nbytes for t in _memo.values()) > MEMO_BYTES and len(_memo) > 1:
+            del _memo[next(iter(_memo))]
 
 
 @dataclass(frozen=True)

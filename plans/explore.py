@@ -47,6 +47,9 @@ def explore(model: Any, ctx: SearchContext | None = None, native: bool = True, w
 
     Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
     layers the duplicate check needs, on `workers` threads; others through `successors` and a set.
+    When a limit stops a packed sweep mid-layer, `reachable` and `per_depth` count the whole
+    layers, and `stats.states` also the part of the next layer stored so far (an upper bound:
+    pieces of a layer are merged only at its end).
     """
     ctx = ctx or SearchContext()
     space = packed_space(model) if native else None

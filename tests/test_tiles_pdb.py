@@ -391,3 +391,10 @@ def test_larger_cached_tables_are_picked_by_default(private_cache: Path) -> None
     assert chosen.pdb_description.startswith("1 2 3 4 (3,024) | 5 6 7 8 (3,024)")
     other = pdb.Geometry(3, 3, bytes([1, 2, 3, 4, 5, 6, 7, 0, 8]))   # another blank cell: not usable
     assert pdb.cached_partition(other) is None
+
+
+def test_naming_a_partition_asks_for_the_tables() -> None:
+    model = model_of("3x3")
+    tables = HeuristicTables.build(model, None, [["1", "2", "3", "4"], ["5", "6", "7", "8"]], budget=0.0)
+    assert tables.name == "pdb" and tables.pdb_description.startswith("1 2 3 4 (3,024)")
+    assert HeuristicTables.build(model, "manhattan", [["1", "2"]]).name == "manhattan"
