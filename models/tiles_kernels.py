@@ -292,21 +292,13 @@ def _pdb_values(pos, gcost, pdbt, n, pval, psum):
 @njit(cache=True)
 def heuristic(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, pdbt):
     """The tiles lower bound of `board` (uint8 face per cell), computed from scratch."""
-    nfaces = gcnt.shape[0]
-    pos, _ = _positions(board, nfaces, gcells.shape[1])
-    dp = np.empty(1 << min(gcells.shape[1], DP_MAX_GROUP), dtype=np.int64)
-    best = np.empty(line_cells.shape[1], dtype=np.int64)
-    gcost = np.zeros(nfaces, dtype=np.int64)
-    total = 0
-    for f in range(1, nfaces):
-        gcost[f] = group_cost(f, pos, gcnt, gcells, md, dp)
-        total += gcost[f]
-    for line in range(line_cells.shape[0]):
-        total += line_conflict(board, line, line_cells, line_len, line_kind, line_index, pure, gmin, gmax, best)
-    _, _, pval = _pdb_scratch(pdbt, board.shape[0])
-    psum = np.zeros(pval.shape[0], dtype=np.int64)
-    h = _pdb_values(pos, gcost, pdbt, board.shape[0], pval, psum)
-    return total if total > h else h
+    _, _, _, _, _, psum, mlc = _root_parts(board, gcnt, gcells, md, line_cells, line_len, line_kind, line_index,
+                                           pure, gmin, gmax, pdbt)
+    h = mlc
+    for v in range(psum.shape[0]):
+        if psum[v] > h:
+            h = psum[v]
+    return h
 
 
 @njit(**INLINE)
