@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from .context import LimitReached, SearchContext
 from .search.common import POLL_EVERY
-from .search.layered import Layer, PackedSpace, next_layer, packed_space
+from .search.layered import Layer, PackedSpace, next_layer, packed_space, worker_pool
 from .types import Stats
 
 
@@ -99,29 +98,26 @@ def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext, workers:
         stats.extra["workers"] = workers
     ctx.phase = "explore (packed)"
     layers = [Layer(np.array([space.pack(model.initial())], dtype=np.uint64))]
-    pool = ThreadPoolExecutor(workers) if workers > 1 else None
     try:
-        while layers[-1].keys.size:
-            depth = len(out.per_depth)
-            keys = layers[-1].keys
-            out.per_depth.append(int(keys.size))
-            out.reachable += int(keys.size)
-            stats.states = out.reachable
-            stats.depth = depth
-            goals = int(np.count_nonzero(space.goal_mask(keys)))
-            if goals:
-                out.goals += goals
-                if out.goal_distance is None:
-                    out.goal_distance = depth
-            ctx.poll()
-            layers.append(next_layer(space, layers, ctx, False, pool, workers))
-            if space.reversible:
-                layers = layers[-2:]
+        with worker_pool(workers) as pool:
+            while layers[-1].keys.size:
+                depth = len(out.per_depth)
+                keys = layers[-1].keys
+                out.per_depth.append(int(keys.size))
+                out.reachable += int(keys.size)
+                stats.states = out.reachable
+                stats.depth = depth
+                goals = int(np.count_nonzero(space.goal_mask(keys)))
+                if goals:
+                    out.goals += goals
+                    if out.goal_distance is None:
+                        out.goal_distance = depth
+                ctx.poll()
+                layers.append(next_layer(space, layers, ctx, False, pool, workers))
+                if space.reversible:
+                    layers = layers[-2:]
     except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
         out.complete = False
         out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
     out.stats = ctx.finish()
     return out

@@ -5,8 +5,6 @@ a time over arrays (`layered`); the others through the model's `successors` with
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -14,7 +12,7 @@ import numpy as np
 from ..context import SearchContext
 from ..types import Request, Result, Status
 from .common import POLL_EVERY, finish, trace_back
-from .layered import Layer, PackedSpace, next_layer, packed_space, trace
+from .layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
@@ -66,7 +64,7 @@ def run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchCont
     stats.states = 1
     stats.extra["kernel"] = "packed layers"
     ctx.phase = f"{engine} (packed)"
-    with ThreadPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+    with worker_pool(workers) as pool:
         while layers[-1].keys.size:
             depth = len(layers) - 1
             if cap is not None and depth >= cap:

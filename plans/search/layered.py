@@ -27,8 +27,9 @@ thread, 0.98 s with two on the 2-core machine).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, ContextManager, Protocol, Sequence
 
 import numpy as np
 
@@ -69,6 +70,11 @@ def packed_space(model: Any) -> PackedSpace | None:
     """The model's packed space, or None when it has none (or its states do not fit 64 bits)."""
     make = getattr(model, "packed_space", None)
     return make() if make is not None else None
+
+
+def worker_pool(workers: int) -> ContextManager[ThreadPoolExecutor | None]:
+    """The threads `next_layer` spreads a layer over, or no pool for one worker."""
+    return ThreadPoolExecutor(workers, thread_name_prefix="layers") if workers > 1 else nullcontext()
 
 
 def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
