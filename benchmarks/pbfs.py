@@ -26,7 +26,8 @@ import time
 from typing import Any
 
 from puzzleplan.models.tiles import TilesPuzzle
-from puzzleplan.plans.context import SearchContext, resident_mb
+from puzzleplan.plans.context import SearchContext
+from puzzleplan.plans.memory import resident_mb
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.search.pbfs import WorkerGroup, explore_parallel, start_method
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from puzzleplan.plans.check import check_plan
 
@@ -21,17 +21,40 @@ from .runner import Deadline, stream
 
 @dataclass
 class Certificate:
-    """One row of the verify table."""
+    """One row of the verify table.
+
+    `kind` says what the row asserts about the minimal move count m: "plan" (a checked plan of
+    `horizon` moves, so m <= horizon), "bound" (UNSAT: m > horizon) or "optimum" (the native
+    engine's m == horizon). `answer` is "holds", "fails", "unknown" (a limit came first) or
+    "invalid" (a decoded plan the checker rejects).
+    """
 
     method: str          # e.g. "idastar", "sat tiles-moves cadical195"
     claim: str           # e.g. "plan of 24", "no plan <= 23"
-    result: str          # "holds", "fails", "unknown", "invalid plan"
+    result: str          # the answer in words, e.g. "holds", "fails: no such plan", "unknown (limit)"
     seconds: float
     plan: list[str] | None = None
     holds: bool = False
+    kind: str = "optimum"
+    horizon: int = 0
+    answer: str = "unknown"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def contradicts(self, optimum: int) -> bool:
+        """True when this row's definite answer cannot be right if the minimal count is `optimum`."""
+        if self.answer == "invalid":
+            return True
+        if self.answer not in ("holds", "fails"):
+            return False
+        if self.kind == "plan":       # holds: a plan of <= horizon moves exists
+            truth = optimum <= self.horizon
+        elif self.kind == "bound":    # holds: no plan of <= horizon moves
+            truth = optimum > self.horizon
+        else:
+            truth = optimum == self.horizon
+        return (self.answer == "holds") != truth
 
 
 def proof_options(model: Any) -> tuple[EncodingOptions, int]:
@@ -62,6 +85,8 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
 def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str = "cadical195",
               workers: int | None = None, time_limit: float | None = None) -> HorizonResult:
     """One horizon, one encoding; SAT in a killable child process, CP-SAT with its own limit."""
+    if time_limit is not None and time_limit <= 0:
+        return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
     if encoding_class(encoding).backend == "cpsat":
         return next(_solve_one(model, encoding, options, horizon, solver, workers, time_limit))
     try:
@@ -74,8 +99,12 @@ def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int,
 
 
 def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers: int | None,
-            time_limit: float | None) -> list[Certificate]:
-    """For each encoding: a checked plan of length `optimum` and a proof that none is shorter."""
+            remaining: Callable[[], float | None] = lambda: None) -> list[Certificate]:
+    """For each encoding: a checked plan of length `optimum` and a proof that none is shorter.
+
+    `remaining()` gives the seconds left for the whole command (None: no limit), so one time
+    limit covers every certificate; a row whose time is up is "unknown", never a "fails".
+    """
     rows = []
     find = sat_options(model)
     prove, offset = proof_options(model)
@@ -83,15 +112,19 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         backend = encoding_class(name).backend
         label = f"{backend} {name}" + (f" {solver}" if backend == "sat" else "")
         started = time.perf_counter()
-        found = solve_one(model, name, find, optimum, solver, workers, time_limit)
-        row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started)
+        found = solve_one(model, name, find, optimum, solver, workers, remaining())
+        row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started,
+                          kind="plan", horizon=optimum)
         if found.answer is Answer.SAT:
-            report = check_plan(model, found.moves)
+            report = check_plan(model, found.moves, "printed")
             row.plan = found.moves
             row.holds = report.valid and len(found.moves) <= optimum
+            row.answer = "holds" if row.holds else "invalid"
             row.result = "holds" if row.holds else f"invalid plan: {report.error}"
         elif found.answer is Answer.UNSAT:
-            row.result = "fails: no such plan"
+            row.answer, row.result = "fails", "fails: no such plan"
+        else:
+            row.result = "unknown (limit)"
         rows.append(row)
         below = optimum - offset
         claim = f"no plan <= {optimum - 1}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
@@ -99,11 +132,14 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         if below < 0 or optimum == 0:
             start_is_goal = model.is_goal(model.initial())
             holds = optimum == 0 or not start_is_goal
-            rows.append(Certificate(label, claim, "holds" if holds else "fails", 0.0, holds=holds))
+            rows.append(Certificate(label, claim, "holds" if holds else "fails", 0.0, holds=holds, kind="bound",
+                                    horizon=optimum - 1, answer="holds" if holds else "fails"))
             continue
-        proof = solve_one(model, name, prove, below, solver, workers, time_limit)
-        row = Certificate(label, claim, proof.answer.value, time.perf_counter() - started)
+        proof = solve_one(model, name, prove, below, solver, workers, remaining())
+        row = Certificate(label, claim, proof.answer.value, time.perf_counter() - started, kind="bound",
+                          horizon=optimum - 1)
         row.holds = proof.answer is Answer.UNSAT
+        row.answer = {Answer.UNSAT: "holds", Answer.SAT: "fails"}.get(proof.answer, "unknown")
         row.result = "holds" if row.holds else ("unknown (limit)" if proof.answer is Answer.UNKNOWN else
                                                 "fails: a shorter plan exists")
         if proof.answer is Answer.SAT:
@@ -139,7 +175,7 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
         for solver in (solvers if backend == "sat" else [f"cp-sat/{workers or 'default'}w"]):
             for k in range(repeat):
                 r = solve_one(model, name, opts, horizon, solver, workers, time_limit)
-                valid = check_plan(model, r.moves).valid if r.moves is not None else None
+                valid = check_plan(model, r.moves, "printed").valid if r.moves is not None else None
                 yield Trial(name, solver, horizon, r.variables, r.constraints, r.build_seconds, r.solve_seconds,
                             r.answer.value, None if r.moves is None else len(r.moves), valid, k + 1)
 

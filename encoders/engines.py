@@ -20,6 +20,7 @@ from puzzleplan.plans.types import Request, Result, Status
 from . import horizon as strategies
 from .base import Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for
 from .runner import Deadline, stream
+from puzzleplan.plans.words import count
 
 DEFAULT_MAX_HORIZON = 200
 OPTION_KEYS = ("goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card")
@@ -116,7 +117,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
                 outcome = item
     except Deadline:
         return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                      message=f"time limit reached (every plan needs at least {ctx.lower_bound} moves)")
+                      message=f"time limit reached (every plan needs at least {count(ctx.lower_bound, 'move')})")
     except RuntimeError as exc:  # the solver process failed: say so in one line, no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown failure"
         return finish(ctx, engine, model, Status.UNSUPPORTED, lower_bound=ctx.lower_bound,
@@ -131,7 +132,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=proved + 1,
                           message=f"no plan up to horizon {cap} (max_horizon); give --max-moves to make it a cap")
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=proved + 1,
-                      message=f"no plan within {cap} moves (UNSAT proof)")
+                      message=f"no plan within {count(cap, 'move')} (UNSAT proof)")
     last = outcome.calls[-1].answer if outcome.calls else Answer.UNKNOWN
     why = ("the solver gave up (time limit)" if last is Answer.UNKNOWN else
            "UNSAT under exact-T semantics with shortest-plan cuts proves nothing about shorter plans")

@@ -19,6 +19,7 @@ from typing import Any
 from .context import LimitReached, SearchContext
 from .search.common import POLL_EVERY
 from .types import Stats, Status
+from .words import count
 
 
 @dataclass
@@ -50,9 +51,8 @@ class OptimalPlans:
         """Lines for the command line."""
         if self.status is not Status.OPTIMAL:
             return f"status:  {self.status.value}" + (f": {self.message}" if self.message else "")
-        lines = [f"status:  optimal: {self.count:,} optimal plan{'s' if self.count != 1 else ''} "
-                 f"of {self.length} moves, ending in {self.goal_states:,} goal state"
-                 f"{'s' if self.goal_states != 1 else ''}"]
+        lines = [f"status:  optimal: {count(self.count, 'optimal plan')} of {count(self.length, 'move')}, "
+                 f"ending in {count(self.goal_states, 'goal state')}"]
         if self.plans is not None:
             shown = len(self.plans)
             if shown < self.count:
@@ -117,7 +117,7 @@ def _count(model: Any, ctx: SearchContext) -> Any:
     while not goals:
         depth = len(layers)
         if cap is not None and depth > cap:
-            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {cap} moves")
+            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {count(cap, 'move')}")
         stats.depth = depth
         nxt: list[Any] = []
         for state in layers[-1]:

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from .words import clip, count
+
 CHECKERS: dict[str, str] = {
     "tiles": "puzzleplan.plans.checkers.tiles:replay",
     "rush-hour": "puzzleplan.plans.checkers.rush_hour:replay",
@@ -38,7 +40,8 @@ class CheckReport:
     def summary(self) -> str:
         if self.valid:
             cap = "" if self.within_cap is None else " (within the cap)"
-            return f"valid: {self.length} moves reach the goal{cap}"
+            verb = "reaches" if self.length == 1 else "reach"
+            return f"valid: {count(self.length, 'move')} {verb} the goal{cap}"
         return f"invalid: {self.error}"
 
 
@@ -46,12 +49,25 @@ class IllegalMove(Exception):
     """Raised by a family replay: the move at hand cannot be made (message says why)."""
 
 
+class PlanNotationError(ValueError):
+    """The plan text cannot be read unambiguously (the CLI prints it as one line, exit 2)."""
+
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
 def split_plan(text: str) -> list[str]:
-    """Plan text to move tokens: separated by spaces/commas, or one move per character."""
-    text = text.strip()
-    if re.search(r"[\s,;]", text):
-        return [t for t in re.split(r"[\s,;]+", text) if t]
-    return list(text)
+    """Plan text to move tokens by separators (spaces, commas, semicolons, new lines).
+
+    Text without separators is one token here; each family's checker says how such text reads
+    (one character per move for tiles and Sokoban, `A+1B-2` runs for Rush Hour, legal move
+    names matched in turn for user families).
+    """
+    return [t for t in _SEPARATORS.split(text.strip()) if t]
+
+
+def has_separators(text: str) -> bool:
+    return _SEPARATORS.search(text.strip()) is not None
 
 
 def read_plan_argument(arg: str) -> str:
@@ -62,28 +78,64 @@ def read_plan_argument(arg: str) -> str:
 
 
 def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = None) -> CheckReport:
-    """Replay `plan` on `model` and report whether it is legal and reaches the goal within the cap."""
-    tokens = split_plan(plan) if isinstance(plan, str) else list(plan)
+    """Replay `plan` on `model` and report whether it is legal and reaches the goal within the cap.
+
+    `plan` is text as a user writes it (read by the family's own rules, see `split_plan`) or a
+    sequence of move strings as the engines print them. `notation` is a family's reading of the
+    moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
+    PlanNotationError when text cannot be read unambiguously.
+    """
     spec = CHECKERS.get(model.family)
+    module = None
     if spec is None:
         replay = _replay_with_model
     else:
-        module, _, attr = spec.partition(":")
-        replay = getattr(importlib.import_module(module), attr)
+        module_name, _, attr = spec.partition(":")
+        module = importlib.import_module(module_name)
+        replay = getattr(module, attr)
+    if not isinstance(plan, str):
+        tokens = list(plan)
+    elif module is not None and hasattr(module, "tokens"):
+        tokens = module.tokens(plan)
+    elif module is None and not has_separators(plan) and plan.strip():
+        tokens = _tokens_by_legal_names(model, plan.strip())
+    else:
+        tokens = split_plan(plan)
     try:
         reached, cost = replay(model, tokens, notation)
     except IllegalMove as exc:
         index, move, why = exc.args
-        return CheckReport(False, len(tokens), f"move {index} of {len(tokens)} ({move!r}): {why}", index, move)
+        return CheckReport(False, len(tokens), f"move {index} of {len(tokens)} ({clip(move)!r}): {why}", index,
+                           clip(move))
     cap = model.max_moves
     within = None if cap is None else cost <= cap
     if not reached:
-        return CheckReport(False, len(tokens), f"after all {len(tokens)} moves the goal is not reached",
+        return CheckReport(False, len(tokens), f"after all {count(len(tokens), 'move')} the goal is not reached",
                            within_cap=within)
     if within is False:
         return CheckReport(False, len(tokens), f"the plan costs {cost}, over the cap of {cap}",
                            goal_reached=True, within_cap=False)
     return CheckReport(True, len(tokens), goal_reached=True, within_cap=within)
+
+
+def _tokens_by_legal_names(model: Any, text: str) -> list[str]:
+    """Text without separators, for a family with no checker of its own: at each state the
+    longest legal move name that starts the rest of the text is the next move (so `1>3`, `F1P1>2`
+    and `UDLR` all read). Where no legal name fits, the rest is one token and the replay names it."""
+    tokens: list[str] = []
+    state = model.initial()
+    rest = text
+    while rest:
+        named = {model.plan_moves([action])[0]: child for action, child in model.successors(state)}
+        fitting = [name for name in named if name and rest.startswith(name)]
+        if not fitting:
+            tokens.append(rest)
+            break
+        name = max(fitting, key=len)
+        tokens.append(name)
+        state = named[name]
+        rest = rest[len(name):]
+    return tokens
 
 
 def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:

@@ -14,8 +14,9 @@ from typing import Any, Sequence
 from puzzleplan.models import ModelError, load
 
 from . import engines as engine_registry
-from .check import check_plan, read_plan_argument, split_plan
-from .context import SearchContext
+from .check import PlanNotationError, check_plan, read_plan_argument
+from .words import clip, count
+from .context import LimitReached, SearchContext
 from .explore import explore
 from .search.layered import packed_space
 from .solve import EngineBug, default_engine, solve
@@ -34,7 +35,7 @@ def _whole(low: int, high: int | None = None):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}") from None
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f">= {low}"
             raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {value}")
@@ -42,19 +43,30 @@ def _whole(low: int, high: int | None = None):
     return parse
 
 
+def _memory(text: str) -> int | None:
+    from .memory import parse_memory_limit
+    try:
+        return parse_memory_limit(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected MiB (e.g. 2048), a size such as 4G, or 'none', got {clip(text)!r}") from None
+
+
+_DEFAULT = object()  # an option left out: its default applies
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+        raise argparse.ArgumentTypeError(f"expected seconds, got {clip(text)!r}") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {clip(text)}")
     return value
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {clip(' '.join(message.split()), 300)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,14 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
         g = p.add_argument_group("limits")
         g.add_argument("--time-limit", type=_seconds, metavar="SECONDS", help="stop after this many seconds")
         g.add_argument("--max-states", type=_whole(1), metavar="N", help="stop when more states are stored")
-        g.add_argument("--memory-limit", type=_whole(1), metavar="MB", help="stop above this resident memory (MiB)")
+        g.add_argument("--memory-limit", type=_memory, metavar="MB", default=_DEFAULT,
+                       help="stop above this resident memory: MiB, '4G', or 'none' (default: 75%% of the memory "
+                            "available at the start, or $PUZZLEPLAN_MEMORY_LIMIT)")
         g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
     def encoder_options(p: argparse.ArgumentParser) -> None:
         from puzzleplan.encoders.base import CARD_ENCODINGS
         from puzzleplan.encoders.horizon import STRATEGIES
         g = p.add_argument_group("sat / cpsat engines")
-        g.add_argument("--encoding", help="encoding name (see `puzzleplan encodings`)")
+        g.add_argument("--encoding", help="encoding name (see `puzzleplan encodings FILE`)")
         g.add_argument("--solver", help="python-sat solver name (default cadical195; e.g. glucose4, kissat)")
         g.add_argument("--strategy", choices=STRATEGIES, help="horizon strategy (default increasing; fixed with --any)")
         g.add_argument("--goal", choices=["by", "exact"], help="goal at some step <= T (idle allowed) or exactly at T")
@@ -178,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     level(p)
     p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs")
-    p.add_argument("solution", help="the solver's model: 'v 1 -2 ... 0' lines or integers")
+    p.add_argument("solution", help="the solver's model ('v 1 -2 ... 0' lines or integers): a file, @FILE, or the text")
     p.add_argument("--metric")
     p.add_argument("--json", action="store_true")
 
@@ -198,11 +212,21 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--partition", metavar="GROUPS", help="faces per pattern, groups split by '/': 'a b c / d e f'")
     q.add_argument("--budget", type=_seconds, metavar="SECONDS", help="build-time budget for the automatic partition")
     q.add_argument("--json", action="store_true")
+    limits(q)
     q = pdb.add_parser("info", help="list the cached tables")
     q.add_argument("--json", action="store_true")
     pdb.add_parser("clear", help="delete every cached table")
 
     sub.add_parser("engines", help="list the engines available here")
+
+    p = sub.add_parser("encodings", help="list the SAT and CP-SAT encodings (of one puzzle's family and metric)")
+    p.add_argument("file", nargs="?", help="a puzzle file: only the encodings that apply to it")
+    level(p)
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("warm-up", help="compile the numba kernels ahead (about 10 s, once per installation)")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -219,7 +243,10 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(time_limit=args.time_limit, max_states=args.max_states, memory_mb=args.memory_limit)
+    """The limits the command line asked for; the memory limit is on unless `--memory-limit none`."""
+    memory = getattr(args, "memory_limit", _DEFAULT)
+    extra = {} if memory is _DEFAULT else {"memory_mb": memory}
+    return Limits(time_limit=getattr(args, "time_limit", None), max_states=getattr(args, "max_states", None), **extra)
 
 
 def _describe(model: Any) -> str:
@@ -253,6 +280,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=_limits(args),
                       options=_encoder_request_options(args, model))
     engine = args.engine or default_engine(model, request)
+    _note_cold_kernels(model, engine, args)
     ctx = SearchContext.for_terminal(request.limits, quiet=args.quiet or args.json)
     result = solve(model, engine, request, ctx)
     if result.plan is not None and hasattr(model, "plan_summary"):
@@ -266,6 +294,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return result.status.exit_code
 
 
+def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> None:
+    """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
+    if model.family != "tiles" or engine not in ("idastar", "dfs") or args.quiet or args.json:
+        return
+    from .warmup import kernels_cached
+    if not kernels_cached():
+        print("puzzleplan: note: compiling the search kernels first (about 10 s, once per installation; "
+              "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
+
+
 def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     from .all_optimal import all_optimal_plans
     if not args.all_optimal:
@@ -273,7 +311,7 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
     found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit)
     for plan in found.plans or []:
-        report = check_plan(model, plan)
+        report = check_plan(model, plan, "printed")
         if not report.valid:
             raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
     if args.json:
@@ -306,12 +344,12 @@ def _print_result(model: Any, result: Result, show: bool) -> None:
         proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
         cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
         cost = "" if result.plan.cost == result.plan.length else f" ({result.plan.cost} {model.metric})"
-        print(f"status:  {status.value}: {result.plan.length} moves{cost}{cap}, {proof}")
+        print(f"status:  {status.value}: {count(result.plan.length, 'move')}{cost}{cap}, {proof}")
         print(f"plan:    {result.plan.text()}")
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
         if result.lower_bound is not None:
-            print(f"bound:   every plan needs at least {result.lower_bound} moves")
+            print(f"bound:   every plan needs at least {count(result.lower_bound, 'move')}")
     s = result.stats
     timing = f"{s.seconds:.3f} s"
     if "setup_seconds" in s.extra and "search_seconds" in s.extra:
@@ -338,10 +376,10 @@ def cmd_explore(args: argparse.Namespace) -> int:
         print(f"puzzle:        {_describe(model)}")
         if not out.complete:
             print(f"status:        limit_reached: {out.message} (counts below are partial)")
-        print(f"reachable:     {out.reachable:,} states")
+        print(f"reachable:     {count(out.reachable, 'state')}")
         print(f"max depth:     {out.max_depth}")
-        nearest = "no goal is reachable" if out.goal_distance is None else f"{out.goal_distance} moves"
-        print(f"nearest goal:  {nearest} ({out.goals:,} goal states)")
+        nearest = "no goal is reachable" if out.goal_distance is None else count(out.goal_distance, "move")
+        print(f"nearest goal:  {nearest} ({count(out.goals, 'goal state')})")
         print("per depth:     " + " ".join(str(n) for n in out.per_depth))
         print(f"stats:         {out.stats.generated:,} generated, {out.stats.seconds:.3f} s")
     return EXIT_OK if out.complete else EXIT_LIMIT
@@ -351,9 +389,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     model = _load(args)
     try:
         text = read_plan_argument(args.plan)
-    except OSError as exc:
-        raise InputError(f"{args.plan[1:]}: cannot read the plan: {exc.strerror}") from None
-    report = check_plan(model, split_plan(text), args.notation)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
+    report = check_plan(model, text, args.notation)
     if args.json:
         print(json.dumps(report.as_dict()))
     else:
@@ -384,47 +422,80 @@ def _check_solvers(names: list[str], option: str) -> None:
             raise InputError(f"{option}: {name!r} is not a python-sat solver name (e.g. cadical195, glucose4)")
 
 
-def _native_optimum(model: Any, args: argparse.Namespace) -> Result:
-    ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
-    return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=_limits(args)), ctx)
+def _native_optimum(model: Any, args: argparse.Namespace, time_limit: float | None = _DEFAULT) -> Result:  # type: ignore[assignment]
+    limits = _limits(args)
+    if time_limit is not _DEFAULT:
+        from dataclasses import replace
+        limits = replace(limits, time_limit=time_limit)
+    ctx = SearchContext.for_terminal(limits, quiet=args.quiet or args.json)
+    return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=limits), ctx)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """The native optimum L, then per encoding a checked plan of the claim and UNSAT below it.
+
+    One `--time-limit` covers the whole command. The verdict: DISAGREEMENT (exit 1) only when a
+    definite answer contradicts another; a method that ran out of time is "unknown" and makes
+    the verdict `limit_reached` (exit 3); a claim every method refutes is `refuted` (exit 1).
+    """
+    import time
     from puzzleplan.encoders.certify import Certificate, certify
     model = _load(args)
     encodings = _encodings_arg(model, args.encodings, True)
     _check_solvers([args.solver], "--solver")
-    native = _native_optimum(model, args)
+    ends = None if args.time_limit is None else time.monotonic() + args.time_limit
+
+    def remaining() -> float | None:
+        return None if ends is None else max(0.0, ends - time.monotonic())
+
+    native = _native_optimum(model, args, remaining())
     if not native.status.has_plan:
-        payload = {"optimal": None, "agree": False, "status": native.status.value, "message": native.message,
-                   "certificates": []}
+        payload = {"status": native.status.value, "optimal": None, "claim": args.claim, "agree": None,
+                   "message": native.message, "certificates": []}
         if args.json:
             print(json.dumps(payload))
         else:
+            print(f"puzzle:  {_describe(model)}")
             print(f"native {native.engine}: {native.status.value}: {native.message}")
         return native.status.exit_code
     optimum = native.plan.length
     claim = optimum if args.claim is None else args.claim
     rows = [Certificate(native.engine, f"optimum {claim}", "holds" if optimum == claim else f"fails: optimum is {optimum}",
-                        native.stats.seconds, list(native.plan.moves), optimum == claim)]
-    rows += certify(model, claim, encodings, args.solver, args.workers, args.time_limit)
-    agree = all(r.holds for r in rows)
-    if args.json:
-        print(json.dumps({"optimal": optimum, "claim": claim, "agree": agree,
-                          "certificates": [r.as_dict() for r in rows]}))
+                        native.stats.seconds, list(native.plan.moves), optimum == claim, kind="optimum",
+                        horizon=claim, answer="holds" if optimum == claim else "fails")]
+    rows += certify(model, claim, encodings, args.solver, args.workers, remaining)
+    conflicting = [r for r in rows if r.contradicts(optimum)]
+    unknown = [r for r in rows if r.answer == "unknown"]
+    if conflicting:
+        verdict, code = "disagreement", EXIT_NEGATIVE
+    elif unknown:
+        verdict, code = "limit_reached", EXIT_LIMIT
+    elif claim == optimum:
+        verdict, code = "verified", EXIT_OK
     else:
-        print(f"puzzle:  {_describe(model)}")
-        print(f"{'method':34} {'claim':44} {'result':24} seconds")
-        for r in rows:
-            print(f"{r.method:34} {r.claim:44} {r.result:24} {r.seconds:.3f}")
-        if agree:
-            print(f"verified: the minimal move count is {claim}")
-        else:
-            print("DISAGREEMENT:")
-            for r in rows:
-                if r.plan is not None:
-                    print(f"  {r.method} ({r.claim}): {' '.join(r.plan)}")
-    return EXIT_OK if agree else EXIT_NEGATIVE
+        verdict, code = "refuted", EXIT_NEGATIVE
+    if args.json:
+        print(json.dumps({"status": verdict, "optimal": optimum, "claim": claim, "agree": not conflicting,
+                          "certificates": [r.as_dict() for r in rows]}))
+        return code
+    print(f"puzzle:  {_describe(model)}")
+    print(f"{'method':34} {'claim':44} {'result':24} seconds")
+    for r in rows:
+        print(f"{r.method:34} {r.claim:44} {r.result:24} {r.seconds:.3f}")
+    if verdict == "verified":
+        print(f"verified: the minimal move count is {claim}")
+    elif verdict == "refuted":
+        print(f"refuted: the minimal move count is not {claim}; every method agrees it is {optimum}")
+    elif verdict == "limit_reached":
+        print(f"limit_reached: {count(len(unknown), 'method')} gave up before the time limit; "
+              f"no method contradicts the optimum {optimum}")
+    else:
+        print("DISAGREEMENT:")
+        for r in conflicting:
+            plan = f": {' '.join(r.plan)}" if r.plan is not None else ""
+            print(f"  {r.method} ({r.claim}): {r.result}{plan}")
+        print(f"  {native.engine} (optimum {optimum}): {' '.join(native.plan.moves)}")
+    return code
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -517,20 +588,32 @@ def cmd_decode(args: argparse.Namespace) -> int:
     model = _load(args)
     try:
         map_text = open(args.map, encoding="utf-8").read()
-        solution = open(args.solution, encoding="utf-8").read()
-    except OSError as exc:
-        raise InputError(f"{exc.filename}: cannot read: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{clip(args.map)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    solution = _solution_text(args.solution)
     try:
         moves = decode_dimacs(model, map_text, solution)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{args.map}: {exc}") from None
-    report = check_plan(model, moves)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise InputError(f"{clip(args.map)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
+    report = check_plan(model, moves, "printed")
     if args.json:
         print(json.dumps({"plan": moves, "length": len(moves), **report.as_dict()}))
     else:
         print(f"plan:    {' '.join(moves)}")
         print(report.summary())
     return EXIT_OK if report.valid else EXIT_NEGATIVE
+
+
+def _solution_text(arg: str) -> str:
+    """decode's SOLUTION: `@FILE`, a file's path, or the model's text itself."""
+    import os
+    path = arg[1:] if arg.startswith("@") else arg
+    if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
+        try:
+            return open(path, encoding="utf-8").read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{clip(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
+    return arg
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -583,13 +666,27 @@ def cmd_pdb(args: argparse.Namespace) -> int:
     if model.family != "tiles":
         raise InputError(f"{args.file}: pattern databases are for tiles puzzles, not {model.family}")
     partition = _partition(args.partition) if args.partition else None
-    progress = _progress_printer() if sys.stderr.isatty() and not args.json else None
+    ctx = SearchContext(_limits(args))
+    show = _progress_printer() if sys.stderr.isatty() and not args.json and not args.quiet else None
+
+    def progress(done: int, total: int) -> None:
+        ctx.poll()  # the time and memory limits stop a build (LimitReached)
+        if show is not None:
+            show(done, total)
     try:
         dbs = tiles_pdb.databases_for(model, partition, progress,
                                       args.budget if args.budget else tiles_pdb.DEFAULT_BUDGET_SECONDS)
     except ValueError as exc:
         raise InputError(f"{args.file}: {exc}") from None
-    if progress is not None:
+    except LimitReached as exc:
+        if show is not None:
+            sys.stderr.write("\n")
+        if args.json:
+            print(json.dumps({"status": "limit_reached", "message": str(exc), "seconds": round(ctx.elapsed(), 3)}))
+        else:
+            print(f"status:  limit_reached: {exc}; nothing was cached for the unfinished tables")
+        return EXIT_LIMIT
+    if show is not None:
         sys.stderr.write("\n")
     rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
              "entries": int(t.data.shape[0])} for t in dbs.tables]
@@ -635,29 +732,93 @@ def cmd_engines(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_encodings(args: argparse.Namespace) -> int:
+    from puzzleplan.encoders.base import ENCODINGS, encoding_class
+    model = _load(args) if args.file else None
+    rows = []
+    for name in ENCODINGS:
+        try:
+            cls = encoding_class(name)
+        except ImportError:
+            continue
+        metrics = list(getattr(cls, "metrics", ()))
+        if model is not None and (cls.family != model.family or (metrics and model.metric not in metrics)):
+            continue
+        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        rows.append({"name": name, "backend": cls.backend, "family": cls.family, "metrics": metrics or None,
+                     "about": about})
+    if args.json:
+        print(json.dumps(rows))
+        return EXIT_OK
+    if model is not None and not rows:
+        print(f"no encodings for {model.family} under the {model.metric} metric")
+    for r in rows:
+        metrics = f" ({', '.join(r['metrics'])})" if r["metrics"] else ""
+        print(f"{r['name']:16} {r['backend']:6} {r['family']}{metrics}: {r['about']}")
+    return EXIT_OK
+
+
+def cmd_warm_up(args: argparse.Namespace) -> int:
+    from .warmup import warm_up
+    report = warm_up()
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"compiled kernels ready in {report['seconds']:.1f} s ({report['cache']})")
+    return EXIT_OK
+
+
 COMMANDS = {"solve": cmd_solve, "explore": cmd_explore, "check": cmd_check, "convert": cmd_convert,
             "verify": cmd_verify, "compare": cmd_compare, "export": cmd_export, "decode": cmd_decode,
-            "pdb": cmd_pdb, "engines": cmd_engines}
+            "pdb": cmd_pdb, "engines": cmd_engines, "encodings": cmd_encodings, "warm-up": cmd_warm_up}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command. Every error is one line on stderr (and, with --json, a JSON object on
+    stdout); exit codes as in the module docstring. PUZZLEPLAN_DEBUG=1 shows internal tracebacks."""
+    import os
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv:
+        parser.print_help(sys.stderr)
+        return EXIT_INPUT
+    wants_json = "--json" in argv
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code not in (0, None) and wants_json:
+            print(json.dumps({"status": "error", "error": "bad command-line arguments (see stderr)"}))
+        return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_INPUT
+
+    def fail(kind: str, message: str, code: int) -> int:
+        line = " ".join(str(message).split())  # one line, whatever the message held
+        print(f"puzzleplan: {kind}{clip(line, 400)}", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json.dumps({"status": "error" if code == EXIT_INPUT else "internal_error", "error": clip(line, 400)}))
+        return code
+
     try:
         return COMMANDS[args.command](args)
-    except (ModelError, InputError) as exc:
-        print(f"puzzleplan: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+    except (ModelError, InputError, PlanNotationError) as exc:
+        return fail("error: ", str(exc), EXIT_INPUT)
     except ValueError as exc:  # bad engine options (e.g. CP-SAT parameters), raised before any search
-        print(f"puzzleplan: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        return fail("error: ", str(exc), EXIT_INPUT)
     except EngineBug as exc:
-        print(f"puzzleplan: internal error: {exc}", file=sys.stderr)
-        return EXIT_BUG
+        return fail("internal error: ", str(exc), EXIT_BUG)
     except KeyboardInterrupt:
         print("puzzleplan: interrupted", file=sys.stderr)
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK
+    except RecursionError:
+        return fail("error: ", "the input is nested too deeply", EXIT_INPUT)
+    except MemoryError:
+        return fail("error: ", "out of memory (see --memory-limit)", EXIT_LIMIT)
+    except Exception as exc:  # a bug: one line, not a traceback, unless asked for
+        if os.environ.get("PUZZLEPLAN_DEBUG"):
+            raise
+        return fail("internal error: ", f"{type(exc).__name__}: {exc} (PUZZLEPLAN_DEBUG=1 shows the traceback)",
+                    EXIT_BUG)
 
 
 if __name__ == "__main__":

@@ -7,27 +7,16 @@ keeps the statistics gathered so far (the same happens on Ctrl-C).
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import TextIO
 
+from .memory import resident_mb
 from .types import Limits, Stats
-
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class LimitReached(Exception):
     """Raised inside a search when a limit is hit; the message says which."""
-
-
-def resident_mb() -> float:
-    """Resident memory of this process in MiB (Linux /proc; 0 where unavailable)."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE_BYTES / 2**20
-    except OSError:
-        return 0.0
 
 
 class SearchContext:
@@ -35,8 +24,8 @@ class SearchContext:
 
     PROGRESS_EVERY = 0.5  # seconds between progress lines
 
-    def __init__(self, limits: Limits = Limits(), progress: TextIO | None = None) -> None:
-        self.limits = limits
+    def __init__(self, limits: Limits | None = None, progress: TextIO | None = None) -> None:
+        self.limits = Limits() if limits is None else limits
         self.stats = Stats()
         self.started = time.monotonic()
         self._progress = progress

@@ -1,6 +1,7 @@
 """Run one engine on one model: decide trivial cases first, honour limits, check every plan."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .check import CheckReport, check_plan
@@ -20,9 +21,16 @@ def default_engine(model: Any, request: Request) -> str:
     return getattr(model, "default_engine", "bfs")
 
 
-def solve(model: Any, engine_name: str | None = None, request: Request = Request(),
+def solve(model: Any, engine_name: str | None = None, request: Request | None = None,
           ctx: SearchContext | None = None) -> Result:
-    """Solve `model` with `engine_name` (default: the family's). The plan is checked before return."""
+    """Solve `model` with `engine_name` (default: the family's). The plan is checked before return.
+
+    As on the command line, the file's cap (`model.max_moves`) applies unless the request names
+    another, and the default limits apply (`Limits()`: the memory limit is on by default).
+    """
+    request = request if request is not None else Request()
+    if request.max_moves is None and getattr(model, "max_moves", None) is not None:
+        request = replace(request, max_moves=model.max_moves)
     name = engine_name or default_engine(model, request)
     if name not in ENGINES:
         raise KeyError(name)
@@ -50,7 +58,7 @@ def solve(model: Any, engine_name: str | None = None, request: Request = Request
 def verify_plan(model: Any, result: Result) -> CheckReport:
     """Replay the result's plan with the independent checker."""
     assert result.plan is not None
-    return check_plan(model, list(result.plan.moves))
+    return check_plan(model, list(result.plan.moves), "printed")
 
 
 def _gave_up(name: str, ctx: SearchContext, why: str) -> Result:

@@ -5,6 +5,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from .memory import default_memory_limit_mb
+
 
 class Status(str, enum.Enum):
     """How a search ended. The value is the word printed in text and JSON output."""
@@ -90,11 +92,15 @@ class Stats:
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits every search honours. None means unlimited."""
+    """Resource limits every search honours. None means unlimited.
+
+    The memory limit is on by default (`default_memory_limit_mb`); pass `memory_mb=None` to
+    lift it.
+    """
 
     time_limit: float | None = None     # wall-clock seconds
     max_states: int | None = None       # stored states (visited set, open list)
-    memory_mb: int | None = None        # resident memory of the process
+    memory_mb: int | None = field(default_factory=default_memory_limit_mb)  # resident MiB of the process
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ class Request:
 
     max_moves: int | None = None        # the cap: plans longer than this do not count
     any_plan: bool = False              # True: the first plan within the cap will do
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
     options: dict[str, Any] = field(default_factory=dict)
 
 

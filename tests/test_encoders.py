@@ -127,11 +127,12 @@ def test_verify_agrees(capsys, path: Path, optimum: int) -> None:
             assert check_plan(load(path), cert["plan"]).valid
 
 
-def test_verify_wrong_claim_disagrees(capsys) -> None:
+def test_verify_wrong_claim_is_refuted(capsys) -> None:
+    """Every method agrees the claim is false: refuted (exit 1), not a disagreement."""
     code, out, _ = run_cli(capsys, "verify", SAFE, "--claim", "26")
-    assert code == 1 and "DISAGREEMENT" in out and "fails" in out
+    assert code == 1 and "refuted" in out and "DISAGREEMENT" not in out and "fails" in out
     code, data = run_json(capsys, "verify", SAFE, "--claim", "22")
-    assert code == 1 and not data["agree"]
+    assert code == 1 and data["agree"] and data["status"] == "refuted"
 
 
 def test_compare_table_and_csv(capsys, tmp_path: Path) -> None:

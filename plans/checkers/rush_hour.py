@@ -8,9 +8,29 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..check import IllegalMove
+from ..check import IllegalMove, has_separators, split_plan
+from ..words import clip
 
-_MOVE = re.compile(r"^(.+?)([+-])(\d+)$")
+_MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
+_RUN = re.compile(r"([^\s,;+-]+?)([+-])(\d+)")
+
+
+def tokens(text: str) -> list[str]:
+    """Separated moves, or moves run together (`A+1B-2C+3`); a part that is no move stays one
+    token so the replay names it."""
+    if has_separators(text):
+        return split_plan(text)
+    compact = text.strip()
+    out: list[str] = []
+    at = 0
+    for m in _RUN.finditer(compact):
+        if m.start() != at:
+            break
+        out.append(m.group(0))
+        at = m.end()
+    if at != len(compact):
+        out.append(compact[at:])
+    return out
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
@@ -33,7 +53,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
             raise IllegalMove(i, token, "not a move; expected a vehicle and a signed distance such as A+1 or C-2")
         name, sign, dist = m.group(1), m.group(2), int(m.group(3))
         if name not in where:
-            raise IllegalMove(i, token, f"there is no vehicle {name!r}")
+            raise IllegalMove(i, token, f"there is no vehicle {clip(name)!r}")
         if dist == 0:
             raise IllegalMove(i, token, "a move must cover at least one cell")
         if model.metric == "step" and dist != 1:

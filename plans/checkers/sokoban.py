@@ -10,11 +10,37 @@ Only the level's XSB rows (`model.lines`), `model.player_goal` and `model.metric
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..check import IllegalMove
 
+MAX_RUN = 100_000  # a run-length count larger than any plan the cap allows
+
 STEPS = {"l": (0, -1), "u": (-1, 0), "r": (0, 1), "d": (1, 0)}
+
+
+_RUN = re.compile(r"(\d*)([lurdLURD])")
+
+
+def tokens(text: str) -> list[str]:
+    """LURD text to one letter per step: spaces and line breaks ignored (solutions are stored
+    wrapped), run-length counts expanded (`3r` = `rrr`). Anything else stays as one token so
+    the replay names it."""
+    compact = re.sub(r"\s+", "", text)
+    out: list[str] = []
+    at = 0
+    for m in _RUN.finditer(compact):
+        if m.start() != at:
+            break
+        count = int(m.group(1)) if m.group(1) else 1
+        if count > MAX_RUN:
+            break
+        out.extend(m.group(2) * count)
+        at = m.end()
+    if at != len(compact):
+        out.append(compact[at:])
+    return out
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:

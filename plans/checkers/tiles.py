@@ -1,27 +1,48 @@
 """Tiles replay on a grid of face strings: find the blank, swap it with a neighbour, compare.
 
-Moves: U D L R (the blank's direction), the seed's digits 0 1 2 3 (up right down left), or the
-face of the tile that slides into the blank. A plan is read in one notation throughout:
-directions if every token is a direction, digits if every token is 0-3, else tile faces;
-`notation` ("blank", "digits", "tiles") forces one.
+Moves: U D L R (the blank's direction, either case), the seed's digits 0 1 2 3 (up right down
+left), or the face of the tile that slides into the blank. A plan is read in one notation
+throughout: the one notation in which every token is a move (directions, digits 0-3, or faces
+of this board, matched exactly). When the plan fits several (faces `d`, `1` or `U` on the
+board), it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
+"digits", "tiles", or "printed" for the engines' own U D L R) forces one. Text without
+separators is one move per character.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..check import IllegalMove
+from ..check import IllegalMove, PlanNotationError, has_separators, split_plan
+from ..words import clip
 
 _STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _DIGITS = {"0": "U", "1": "R", "2": "D", "3": "L"}
 _WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
 
-def _notation(tokens: list[str]) -> str:
-    if all(t.upper() in _STEPS for t in tokens):
+def tokens(text: str) -> list[str]:
+    """Separated tokens, or one move per character."""
+    return split_plan(text) if has_separators(text) else list(text.strip())
+
+
+def _notation(model: Any, tokens: list[str]) -> str:
+    """The one notation every token fits; when none fits, the one that reads the longest prefix
+    (so the replay names the first token that is no move)."""
+    if not tokens:
         return "blank"
-    if all(t in _DIGITS for t in tokens):
-        return "digits"
-    return "tiles"
+    faces = {face for row in model.start_grid for face in row if face != "_"}
+    tests = {"blank": lambda t: t.upper() in _STEPS, "digits": lambda t: t in _DIGITS,
+             "tiles": lambda t: t in faces}
+    fits = [name for name, ok in tests.items() if all(ok(t) for t in tokens)]
+    if len(fits) > 1:
+        raise PlanNotationError(f"the plan {clip(' '.join(tokens))!r} reads both as {' and as '.join(fits)} moves "
+                                f"on this board; give --notation {'|'.join(fits)}")
+    if fits:
+        return fits[0]
+
+    def prefix(ok: Any) -> int:
+        return next((i for i, t in enumerate(tokens) if not ok(t)), len(tokens))
+    return max(tests, key=lambda name: prefix(tests[name]))
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
@@ -29,15 +50,15 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     goal = [list(row) for row in model.goal_grid]
     rows, cols = len(grid), len(grid[0])
     br, bc = next((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "_")
-    notation = notation or _notation(tokens)
+    notation = "blank" if notation == "printed" else notation or _notation(model, tokens)
     for i, token in enumerate(tokens, 1):
         if notation == "tiles":
             near = [(r, c) for r, c in ((br - 1, bc), (br + 1, bc), (br, bc - 1), (br, bc + 1))
                     if 0 <= r < rows and 0 <= c < cols and grid[r][c] == token]
             if not near:
-                raise IllegalMove(i, token, f"no tile {token!r} is next to the blank (row {br + 1}, column {bc + 1})")
+                raise IllegalMove(i, token, f"no tile {clip(token)!r} is next to the blank (row {br + 1}, column {bc + 1})")
             if len(near) > 1:
-                raise IllegalMove(i, token, f"ambiguous: {len(near)} tiles {token!r} are next to the blank")
+                raise IllegalMove(i, token, f"ambiguous: {len(near)} tiles {clip(token)!r} are next to the blank")
             r, c = near[0]
         else:
             direction = _DIGITS.get(token) if notation == "digits" else token.upper()

@@ -8,6 +8,7 @@ from typing import Any
 from ..context import SearchContext
 from ..types import Request, Result, Status
 from .common import POLL_EVERY, finish, trace_back
+from ..words import count
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
@@ -51,6 +52,6 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
             heapq.heappush(open_list, (cg + ch, -cg, next(tie), child))
     if pruned_by_cap:
         return finish(ctx, "astar", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
-                      message=f"no plan within {cap} moves")
+                      message=f"no plan within {count(cap, 'move')}")
     return finish(ctx, "astar", model, Status.UNSOLVABLE,
                   message=f"all {len(closed)} reachable states explored, none is a goal")

@@ -13,6 +13,7 @@ from ..context import SearchContext
 from ..types import Request, Result, Status
 from .common import POLL_EVERY, finish, trace_back
 from .layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
+from ..words import count
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
@@ -81,7 +82,7 @@ def run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchCont
 
 def _over_cap(ctx: SearchContext, model: Any, cap: int, depth: int, engine: str = "bfs") -> Result:
     return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
-                  message=f"no plan within {cap} moves")
+                  message=f"no plan within {count(cap, 'move')}")
 
 
 def _exhausted(ctx: SearchContext, model: Any, engine: str = "bfs") -> Result:

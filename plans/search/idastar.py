@@ -7,6 +7,7 @@ from ..context import SearchContext
 from ..types import Request, Result, Status
 from .common import finish
 from .depth_first import searcher_for
+from ..words import count
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:
@@ -18,7 +19,7 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
         ctx.lower_bound = bound
         if cap is not None and bound > cap:
             return finish(ctx, "idastar", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=bound,
-                          message=f"no plan within {cap} moves: every plan needs at least {bound}")
+                          message=f"no plan within {count(cap, 'move')}: every plan needs at least {count(bound, 'move')}")
         ctx.phase = f"idastar bound {bound}"
         ctx.stats.depth = bound
         ctx.stats.extra["iterations"] += 1

@@ -42,17 +42,18 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from zlib import crc32
 
-from ..context import LimitReached, SearchContext, resident_mb
+from ..context import LimitReached, SearchContext
+from ..memory import resident_mb
 from ..explore import Exploration
 from ..types import Request, Result, Status
 from .bfs import run_packed
 from .common import finish
 from .layered import packed_space
+from ..words import count
 
 ENGINE = "pbfs"
 WAIT_SECONDS = 0.1          # how often the parent checks limits and workers while a layer runs
 _MASK = (1 << 64) - 1
-_PAGE_MB = (os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096) / 2**20
 
 
 class WorkerError(RuntimeError):
@@ -324,14 +325,6 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
-def _worker_rss_mb(pid: int | None) -> float:
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE_MB
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
 class WorkerGroup:
     """W worker processes and their queues; one search job at a time. Use as a context manager."""
 
@@ -400,7 +393,7 @@ class WorkerGroup:
 
     def memory_mb(self) -> float:
         """Resident memory of the parent plus every worker, MiB."""
-        return resident_mb() + sum(_worker_rss_mb(p.pid) for p in self.procs)
+        return resident_mb() + sum(resident_mb(p.pid) for p in self.procs if p.pid is not None)
 
     def cpu_seconds(self) -> list[float]:
         """CPU time (user + system) each worker has used so far (Linux /proc; 0 elsewhere)."""
@@ -574,7 +567,7 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
             while True:
                 if cap is not None and depth >= cap:
                     return finish(ctx, ENGINE, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
-                                  message=f"no plan within {cap} moves")
+                                  message=f"no plan within {count(cap, 'move')}")
                 ctx.poll()
                 reports = group.expand(depth, ctx)
                 depth += 1

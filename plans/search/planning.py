@@ -70,6 +70,7 @@ from typing import Any
 from ..context import LimitReached, SearchContext
 from ..types import Request, Result, Status
 from .common import POLL_EVERY, finish
+from ..words import count
 
 ENGINE = "plan"
 FREE = -1
@@ -312,5 +313,5 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
 
     if cap is not None and pruned:
         return done(Status.NO_PLAN_WITHIN_CAP, lower=cap + 1,
-                    message=f"no plan within {cap} moves (the capped planning search is exhaustive)")
+                    message=f"no plan within {count(cap, 'move')} (the capped planning search is exhaustive)")
     return done(Status.UNSOLVABLE, message=f"all {seen()} reachable states explored, none is a goal")
