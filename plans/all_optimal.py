@@ -19,7 +19,7 @@ from typing import Any
 from .context import LimitReached, SearchContext
 from .search.common import POLL_EVERY
 from .types import Stats, Status
-from .words import count
+from .words import count as counted
 
 
 @dataclass
@@ -51,8 +51,8 @@ class OptimalPlans:
         """Lines for the command line."""
         if self.status is not Status.OPTIMAL:
             return f"status:  {self.status.value}" + (f": {self.message}" if self.message else "")
-        lines = [f"status:  optimal: {count(self.count, 'optimal plan')} of {count(self.length, 'move')}, "
-                 f"ending in {count(self.goal_states, 'goal state')}"]
+        lines = [f"status:  optimal: {counted(self.count, 'optimal plan')} of {counted(self.length, 'move')}, "
+                 f"ending in {counted(self.goal_states, 'goal state')}"]
         if self.plans is not None:
             shown = len(self.plans)
             if shown < self.count:
@@ -117,7 +117,7 @@ def _count(model: Any, ctx: SearchContext) -> Any:
     while not goals:
         depth = len(layers)
         if cap is not None and depth > cap:
-            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {count(cap, 'move')}")
+            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {counted(cap, 'move')}")
         stats.depth = depth
         nxt: list[Any] = []
         for state in layers[-1]:

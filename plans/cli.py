@@ -285,6 +285,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     result = solve(model, engine, request, ctx)
     if result.plan is not None and hasattr(model, "plan_summary"):
         result.stats.extra.update(model.plan_summary(result.plan.moves))
+    if result.status is Status.UNSUPPORTED:  # exit 2, so the reason is also the one error line
+        print(f"puzzleplan: error: engine {result.engine}: {' '.join(result.message.split()) or 'unsupported here'}",
+              file=sys.stderr)
     if args.json:
         out = {"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
                "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL}
