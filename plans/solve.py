@@ -15,9 +15,20 @@ class EngineBug(RuntimeError):
 
 
 def default_engine(model: Any, request: Request) -> str:
-    """The family's preferred engine: its optimal one, or a fast one for --any."""
-    if request.any_plan:
-        return "dfs" if request.max_moves is not None else "greedy"
+    """The family's preferred engine: its optimal one, or a fast one for --any.
+
+    --any without a cap: greedy best-first on h. --any with a cap: the family's optimal engine.
+    It is complete (an optimal plan is within the cap whenever any plan is), its exhausted search
+    proves "no plan within the cap", and --any is then never slower than asking for the optimum.
+    Each any-plan engine loses somewhere on the catalogue: on Rush Hour seed 000 at cap 93 the
+    table DFS takes 0.4 s and greedy 1.2 s, the packed layered BFS 0.03 s; a bounded pass of the
+    tiles DFS kernel can expand 50x IDA*'s nodes at a loose cap (Korf 12, cap 100); on Sokoban
+    greedy expands up to 1.8x A*'s states below the optimum (though up to 8x fewer above it).
+    They stay available by name (`dfs`: a table DFS under a cap; `greedy`: best-first reopening
+    states reached shallower) for instances too hard to solve optimally.
+    """
+    if request.any_plan and request.max_moves is None:
+        return "greedy"
     return getattr(model, "default_engine", "bfs")
 
 
