@@ -10,7 +10,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from .base import Model, ModelBase, ModelError
+from .base import Model, ModelBase, ModelError, quote
 from .document import Document, parse_document, read_document
 
 FAMILIES: dict[str, str] = {
@@ -39,7 +39,7 @@ def from_document(doc: Document) -> Model:
             base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else None
             return user_model_from_document(doc, base)
     if not isinstance(puzzle, str) or puzzle not in FAMILIES:
-        raise doc.error("puzzle", f"unknown puzzle {puzzle!r}; expected one of {', '.join(sorted(FAMILIES))} "
+        raise doc.error("puzzle", f"unknown puzzle {quote(puzzle)}; expected one of {', '.join(sorted(FAMILIES))} "
                                   "or python:MODULE_OR_FILE:CLASS")
     return family_class(puzzle).from_document(doc)
 
@@ -59,7 +59,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
     if level is not None:
         raise ModelError(f"{path}: --level is for level collections (.xsb/.sok files)")
     doc = read_document(path)
-    doc.data.update(overrides or {})
+    doc.override(overrides or {})
     return from_document(doc)
 
 

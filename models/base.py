@@ -5,14 +5,78 @@ admissible heuristic and rendering for one puzzle. Engines only see this protoco
 """
 from __future__ import annotations
 
+import reprlib
 from typing import Any, ClassVar, Hashable, Iterator, Protocol, Sequence, TypeVar, runtime_checkable
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
 
+QUOTE_LIMIT = 40          # characters of a user's value an error message may quote
+MESSAGE_LIMIT = 600       # characters of a whole error message (a safety net behind `quote`)
+
 
 class ModelError(ValueError):
-    """Bad input: the message is one line naming the file, field or line and what was expected."""
+    """Bad input: the message is one line naming the file, field or line and what was expected.
+
+    Whatever the caller passes, the message is made one line (line breaks become spaces) and at
+    most MESSAGE_LIMIT characters: a user's value must never flood the terminal. Values are
+    quoted through `quote`, which keeps far less."""
+
+    def __init__(self, message: object = "") -> None:
+        text = message if isinstance(message, str) else str(message)
+        if len(text) > 4 * MESSAGE_LIMIT:
+            text = text[:4 * MESSAGE_LIMIT]
+        if "\n" in text or "\r" in text:
+            text = " ".join(text.split())
+        if len(text) > MESSAGE_LIMIT:
+            text = text[:MESSAGE_LIMIT - 3] + "..."
+        super().__init__(text)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = QUOTE_LIMIT
+_REPR.maxother = QUOTE_LIMIT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = _REPR.maxfrozenset = 4
+_REPR.maxlevel = 2
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """A short, one-line quotation of a user's value for an error message: its repr, cut to at
+    most `limit` characters (a cut ends with '...'). Never builds the whole repr of a large
+    string or container, so it is cheap on any input."""
+    try:
+        if isinstance(value, str):
+            text = repr(value[:limit + 1])
+        else:
+            text = _REPR.repr(value)
+    except Exception:  # a user's __repr__ that raises, an int too long to print
+        text = f"<{type(value).__name__}>"
+    if "\n" in text or "\r" in text:
+        text = text.replace("\r", " ").replace("\n", " ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A user's text without quotes, on one line, cut to at most `limit` characters ('...' ends a cut)."""
+    text = " ".join(str(text)[:limit + 1].split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def describe(value: Any) -> str:
+    """What a YAML value is, in words: 'a list', 'a mapping', 'text', 'a number', 'nothing'."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (a boolean)"
+    if isinstance(value, str):
+        return f"the text {quote(value)}"
+    if isinstance(value, (int, float)):
+        return f"the number {quote(value)}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
 
 
 @runtime_checkable

@@ -1,29 +1,81 @@
 """Strict YAML reading that remembers where each field stands, so errors can name the line.
 
-`yaml.safe_load` builds the values; `yaml.compose` (same text) gives the marks. Every error is a
-`ModelError` of one line: `FILE:LINE: field 'NAME': what was expected`.
+Every error is a `ModelError` of one line: `FILE:LINE: field 'NAME': what was expected`.
+
+Puzzle files are read with a small, strict subset of YAML, in bounded time and memory:
+
+- at most MAX_FILE_BYTES bytes (a level collection: MAX_COLLECTION_BYTES), at most MAX_NODES
+  values in all, nested at most MAX_DEPTH collections deep;
+- no anchors or aliases (`&a`, `*a`: the "billion laughs" expand a few hundred bytes into
+  gigabytes), no explicit tags other than `!!str`, `!!seq`, `!!map` (`!!python/...`, `!!binary`,
+  `!!set`, ... are refused), keys that are plain scalars, and no key twice in one mapping;
+- scalars are typed by the YAML 1.2 core schema, not YAML 1.1's: a plain scalar is a whole
+  number only in decimal without leading zeros (`16`, `-3`), a float only with a `.` or an
+  exponent (`1.5`, `1e3`, `.inf`), a boolean only `true`/`false` (any case style), empty or
+  `~`/`null` is nothing; everything else is text. So `0x10`, `0o17`, `017`, `1_000`, `1:30`,
+  `yes`, `no`, `on`, `off` and `2024-01-01` are text, and a field expecting a whole number
+  refuses them instead of reading 16, 15, 17, 1000, 90 or true.
+- a top-level text field (name, description, primary, ...) holding a plain number or boolean
+  is read as written: `name: 1.50` is the text `1.50`.
+
+The nodes are composed here from the parser's events (libyaml's when installed), so none of
+PyYAML's recursive composition or alias expansion ever runs.
 """
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
+from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                         SequenceStartEvent, StreamEndEvent)
 
-from .base import ModelError
+from .base import ModelError, describe, quote, shorten
+
+try:  # libyaml's scanner and parser: the events come from C, ~10x faster
+    from yaml import CBaseLoader as _EventSource
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import BaseLoader as _EventSource  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 1_000_000           # a YAML puzzle file
+MAX_COLLECTION_BYTES = 16_000_000    # a Sokoban level collection (.xsb/.sok)
+MAX_NODES = 100_000                  # scalars, lists and mappings in one YAML file
+MAX_DEPTH = 32                       # lists and mappings nested in one another
 
 _MISSING = object()
+
+STR, INT, FLOAT, BOOL, NULL, SEQ, MAP = (f"tag:yaml.org,2002:{t}" for t in
+                                         ("str", "int", "float", "bool", "null", "seq", "map"))
+_ALLOWED_TAGS = {None, "!", STR, SEQ, MAP}
+# The YAML 1.2 core schema, without YAML 1.1's hex/octal/sexagesimal numbers and yes/no booleans.
+_IMPLICIT = (
+    (NULL, re.compile(r"(?:~|null|Null|NULL|)\Z")),
+    (BOOL, re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")),
+    (INT, re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")),
+    (FLOAT, re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*|[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+)\Z"
+                       r"|[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")),
+)
 
 
 class Document:
     """A YAML mapping plus the line of each key, with typed, validating accessors."""
 
     def __init__(self, source: str, data: dict[str, Any], key_lines: dict[str, int],
-                 value_lines: dict[str, int]) -> None:
+                 value_lines: dict[str, int], raw: dict[str, str] | None = None) -> None:
         self.source = source
         self.data = data
         self._key_lines = key_lines
         self._value_lines = value_lines
+        # the source text of top-level plain scalars that YAML read as a number or boolean
+        self._raw: dict[str, str] = dict(raw or {})
+
+    def override(self, values: dict[str, Any]) -> None:
+        """Replace top-level fields (from the command line): they count as written that way."""
+        for key, value in values.items():
+            self.data[key] = value
+            self._raw.pop(key, None)
 
     # -- errors -------------------------------------------------------------------------------
     def line(self, key: str | None = None) -> int:
@@ -37,7 +89,7 @@ class Document:
 
     def error(self, key: str | None, expected: str, line: int | None = None) -> ModelError:
         where = f"{self.source}:{line if line is not None else self.line(key)}"
-        field = f" field '{key}':" if key else ""
+        field = f" field {quote(str(key))}:" if key else ""
         return ModelError(f"{where}:{field} {expected}")
 
     # -- accessors ----------------------------------------------------------------------------
@@ -53,31 +105,35 @@ class Document:
     def get(self, key: str, default: Any = _MISSING) -> Any:
         if key not in self.data:
             if default is _MISSING:
-                raise self.error(None, f"missing required field '{key}'")
+                raise self.error(None, f"missing required field {quote(key)}")
             return default
         return self.data[key]
 
     def text(self, key: str, default: Any = _MISSING) -> Any:
+        """A text field. A plain number or boolean is taken as written (`name: 0x10`, `name: 1.50`)."""
         value = self.get(key, default)
         if value is default and default is not _MISSING:
             return value
+        if key in self._raw:
+            return self._raw[key]
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
         if not isinstance(value, str):
-            raise self.error(key, f"expected text, got {type(value).__name__}")
+            raise self.error(key, f"expected text, got {describe(value)}")
         return value
 
     def integer(self, key: str, default: Any = _MISSING, low: int | None = None,
                 high: int | None = None) -> Any:
+        """A whole number written in decimal digits."""
         value = self.get(key, default)
         if value is default and default is not _MISSING:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"expected a whole number, got {value!r}")
+            raise self.error(key, f"expected a whole number in decimal digits, got {describe(value)}")
         if low is not None and value < low:
-            raise self.error(key, f"expected a whole number >= {low}, got {value}")
+            raise self.error(key, f"expected a whole number >= {low}, got {quote(value)}")
         if high is not None and value > high:
-            raise self.error(key, f"expected a whole number <= {high}, got {value}")
+            raise self.error(key, f"expected a whole number <= {high}, got {quote(value)}")
         return value
 
     def choice(self, key: str, choices: Iterable[str], default: Any = _MISSING) -> Any:
@@ -85,8 +141,8 @@ class Document:
         value = self.get(key, default)
         if value is default and default is not _MISSING:
             return value
-        if value not in choices:
-            raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
+        if not isinstance(value, str) or value not in choices:
+            raise self.error(key, f"expected one of {', '.join(choices)}, got {describe(value)}")
         return value
 
     def mapping(self, key: str, default: Any = _MISSING) -> Any:
@@ -94,10 +150,40 @@ class Document:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, dict):
-            raise self.error(key, f"expected a mapping, got {type(value).__name__}")
+            raise self.error(key, f"expected a mapping, got {describe(value)}")
+        return value
+
+    def expect(self, facts: Iterable[str]) -> dict[str, Any]:
+        """The `expect:` mapping: known fact names, each with a value of its kind (`solvable`:
+        true/false; `valid_plans`: a list of plans; every other fact a whole number >= 0)."""
+        facts = tuple(facts)
+        expect = self.mapping("expect", {})
+        for fact, value in expect.items():
+            if fact not in facts:
+                raise self.error("expect", f"unknown fact {quote(fact)}; expected one of {', '.join(facts)}")
+            if fact == "solvable":
+                ok, kind = isinstance(value, bool), "true or false"
+            elif fact == "valid_plans":
+                ok = isinstance(value, list) and all(isinstance(p, (str, int)) and not isinstance(p, bool)
+                                                     for p in value)
+                kind = "a list of plans"
+            else:
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+                kind = "a whole number >= 0"
+            if not ok:
+                raise self.error("expect", f"fact {quote(fact)}: expected {kind}, got {describe(value)}")
+        return expect
+
+    def sequence(self, key: str, default: Any = _MISSING) -> Any:
+        value = self.get(key, default)
+        if value is default and default is not _MISSING:
+            return value
+        if not isinstance(value, list):
+            raise self.error(key, f"expected a list, got {describe(value)}")
         return value
 
 
+# -- reading YAML ----------------------------------------------------------------------------------
 def _value_line(node: yaml.Node) -> int:
     """1-based line of the first content line of a value node."""
     style = getattr(node, "style", None)
@@ -106,49 +192,204 @@ def _value_line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
+def _resolve(value: str, implicit: tuple[bool, bool]) -> str:
+    if not implicit[0]:      # quoted or block scalar: always text
+        return STR
+    for tag, pattern in _IMPLICIT:
+        if pattern.match(value):
+            return tag
+    return STR
+
+
+class _Composer:
+    """Nodes from parser events, refusing what a puzzle file has no use for, within the caps."""
+
+    def __init__(self, events: Any, source: str) -> None:
+        self.events = events
+        self.source = source
+        self.count = 0
+
+    def fail(self, event: Any, message: str) -> ModelError:
+        return ModelError(f"{self.source}:{event.start_mark.line + 1}: {message}")
+
+    def node(self, depth: int) -> yaml.Node:
+        event = self.events.get_event()
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(event, f"more than {MAX_NODES:,} values; a puzzle file is far smaller")
+        if isinstance(event, AliasEvent):
+            raise self.fail(event, f"alias *{shorten(event.anchor, 20)}: anchors and aliases are not "
+                                   "supported in puzzle files; write the value out")
+        if event.anchor is not None:
+            raise self.fail(event, f"anchor &{shorten(event.anchor, 20)}: anchors and aliases are not "
+                                   "supported in puzzle files; write the value out")
+        tag = event.tag
+        if tag not in _ALLOWED_TAGS:
+            shown = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+            raise self.fail(event, f"tag {quote(shown)}: explicit tags are not supported in puzzle files "
+                                   "(quote a value to make it text)")
+        if isinstance(event, ScalarEvent):
+            if tag is None or tag == "!":
+                tag = _resolve(event.value, event.implicit)
+            return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style or None)
+        if depth >= MAX_DEPTH:
+            raise self.fail(event, f"lists and mappings nested more than {MAX_DEPTH} deep")
+        if isinstance(event, SequenceStartEvent):
+            if tag == MAP:
+                raise self.fail(event, "tag !!map on a list")
+            items = []
+            while not self.events.check_event(SequenceEndEvent):
+                items.append(self.node(depth + 1))
+            end = self.events.get_event()
+            return yaml.SequenceNode(SEQ, items, event.start_mark, end.end_mark, flow_style=event.flow_style)
+        if isinstance(event, MappingStartEvent):
+            if tag == SEQ:
+                raise self.fail(event, "tag !!seq on a mapping")
+            pairs = []
+            seen: dict[Any, int] = {}
+            while not self.events.check_event(MappingEndEvent):
+                key = self.node(depth + 1)
+                if not isinstance(key, yaml.ScalarNode):
+                    raise ModelError(f"{self.source}:{key.start_mark.line + 1}: a list or mapping as a key; "
+                                     "keys are plain names")
+                identity = _key_identity(key)
+                line = key.start_mark.line + 1
+                if identity in seen:
+                    raise ModelError(f"{self.source}:{line}: duplicate key {quote(key.value)} "
+                                     f"(first at line {seen[identity]}); each key may appear once")
+                seen[identity] = line
+                pairs.append((key, self.node(depth + 1)))
+            end = self.events.get_event()
+            return yaml.MappingNode(MAP, pairs, event.start_mark, end.end_mark, flow_style=event.flow_style)
+        raise self.fail(event, f"unexpected YAML event {type(event).__name__}")  # pragma: no cover
+
+    def documents(self) -> list[yaml.Node]:
+        """The root node of every non-empty document in the stream."""
+        roots = []
+        self.events.get_event()  # StreamStartEvent
+        while not self.events.check_event(StreamEndEvent):
+            self.events.get_event()  # DocumentStartEvent
+            root = self.node(0)
+            self.events.get_event()  # DocumentEndEvent
+            if not (isinstance(root, yaml.ScalarNode) and root.value == "" and not root.style):
+                roots.append(root)
+            if len(roots) > 1:
+                break
+        return roots
+
+
+def _key_identity(node: yaml.ScalarNode) -> Any:
+    """The key as Python will hold it, so keys one dict cannot tell apart (`1`, `+1`, `1.0`,
+    `true`) count as the same key."""
+    try:
+        return _scalar(node)
+    except (ValueError, OverflowError):
+        return ("unreadable", node.value)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    tag, value = node.tag, node.value
+    if tag == STR:
+        return value
+    if tag == NULL:
+        return None
+    if tag == BOOL:
+        return value.lower() == "true"
+    if tag == INT:
+        return int(value)
+    lowered = value.lower()
+    if lowered.endswith("inf"):
+        return -math.inf if lowered.startswith("-") else math.inf
+    if lowered.endswith("nan"):
+        return math.nan
+    return float(value)
+
+
+def _construct(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(item) for item in node.value]
+    return {_construct(k): _construct(v) for k, v in node.value}
+
+
 def parse_document(text: str, source: str) -> Document:
     """Parse YAML text holding one mapping; errors name `source` and the line."""
+    if len(text) > MAX_FILE_BYTES:
+        raise ModelError(f"{source}:1: {len(text):,} characters; a puzzle file holds at most "
+                         f"{MAX_FILE_BYTES:,}")
+    events = None
     try:
-        nodes = list(yaml.compose_all(text))
-        data = list(yaml.safe_load_all(text))
+        events = _EventSource(text)
+        roots = _Composer(events, source).documents()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        raise ModelError(f"{source}:{line}: YAML syntax error: {problem}") from None
+        problem = " ".join((exc.problem or exc.context or "invalid YAML").split())
+        raise ModelError(f"{source}:{line}: YAML syntax error: {shorten(problem, 120)}") from None
     except yaml.YAMLError as exc:
-        raise ModelError(f"{source}:1: YAML error: {str(exc).splitlines()[0]}") from None
-    nodes = [n for n in nodes if n is not None]
-    data = [d for d in data if d is not None]
-    if not nodes:
+        first = (str(exc).splitlines() or ["invalid YAML"])[0]
+        raise ModelError(f"{source}:1: YAML error: {shorten(first, 120)}") from None
+    except UnicodeError:  # text with lone surrogates (only from `loads`: files are decoded UTF-8)
+        raise ModelError(f"{source}:1: not valid Unicode text") from None
+    finally:
+        if events is not None:
+            events.dispose()
+    if not roots:
         raise ModelError(f"{source}:1: empty file; expected a YAML mapping with a 'puzzle:' key")
-    if len(nodes) > 1:
-        raise ModelError(f"{source}:{nodes[1].start_mark.line + 1}: expected one YAML document, found {len(nodes)}")
-    node, value = nodes[0], data[0]
-    if not isinstance(node, yaml.MappingNode) or not isinstance(value, dict):
-        raise ModelError(f"{source}:{node.start_mark.line + 1}: expected a YAML mapping with a 'puzzle:' key")
+    if len(roots) > 1:
+        raise ModelError(f"{source}:{roots[1].start_mark.line + 1}: expected one YAML document, found more")
+    node = roots[0]
+    if not isinstance(node, yaml.MappingNode):
+        what = "nothing" if isinstance(node, yaml.ScalarNode) and node.tag == NULL else \
+            "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+        raise ModelError(f"{source}:{node.start_mark.line + 1}: expected a YAML mapping with a 'puzzle:' key, "
+                         f"found {what}")
+    data: dict[str, Any] = {}
     key_lines: dict[str, int] = {}
     value_lines: dict[str, int] = {}
+    raw: dict[str, str] = {}
     for key_node, value_node in node.value:
-        key = str(key_node.value)
-        key_lines[key] = key_node.start_mark.line + 1
+        try:
+            key = str(_scalar(key_node))
+        except (ValueError, OverflowError):  # e.g. an integer of more than 4300 digits
+            raise ModelError(f"{source}:{key_node.start_mark.line + 1}: key {quote(key_node.value)}: "
+                             "not a name") from None
+        try:
+            value = _construct(value_node)
+        except (ValueError, OverflowError):
+            raise ModelError(f"{source}:{key_node.start_mark.line + 1}: field {quote(key)}: a number too long "
+                             "to read (more than 4300 digits)") from None
+        line = key_node.start_mark.line + 1
+        if key in key_lines:
+            raise ModelError(f"{source}:{line}: duplicate key {quote(key)} (first at line {key_lines[key]}); "
+                             "each key may appear once")
+        data[key] = value
+        key_lines[key] = line
         value_lines[key] = _value_line(value_node)
-    return Document(source, {str(k): v for k, v in value.items()}, key_lines, value_lines)
+        if isinstance(value_node, yaml.ScalarNode) and value_node.tag in (INT, FLOAT, BOOL):
+            raw[key] = value_node.value
+    return Document(source, data, key_lines, value_lines, raw)
 
 
-def read_text(path: str | Path, expected: str = "a puzzle file") -> str:
-    """A file's UTF-8 text; anything unreadable is a one-line ModelError naming the file."""
+def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MAX_FILE_BYTES) -> str:
+    """A file's UTF-8 text (at most `limit` bytes); anything else is a one-line ModelError naming the file."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
     except FileNotFoundError:
         raise ModelError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise ModelError(f"{path}: is a directory, expected {expected}") from None
-    except UnicodeDecodeError as exc:
-        raise ModelError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
-        raise ModelError(f"{path}: cannot read: {exc.strerror}") from None
+        raise ModelError(f"{path}: cannot read: {exc.strerror or type(exc).__name__}") from None
+    if len(data) > limit:
+        raise ModelError(f"{path}: larger than {limit:,} bytes; expected {expected}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModelError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def read_document(path: str | Path) -> Document:

@@ -41,7 +41,15 @@ Construction: the first of these the class has is called with the YAML mapping m
 
 The standard fields `name`, `description`, `metric`, `max_moves` and `expect` are validated and kept
 by puzzleplan itself. Anything the class raises while being built, any missing module, file,
-class or method, becomes one line `FILE:LINE: field 'puzzle': ...` (a ModelError, exit 2).
+class or method, a `metrics` that is not a tuple of names, a `default_engine` that names no
+engine, becomes one line `FILE:LINE: field 'puzzle': ...` (a ModelError, exit 2).
+
+During a search the engines call the class's hooks through the adapter (`UserModel`): an exception
+raised by `initial`, `is_goal`, `successors`, `h`, `plan_moves`, `render`, `unsolvable_reason` or
+`plan_parity`, or a value of the wrong kind (`successors` yielding something other than
+(action, next_state) pairs or an unhashable state, `h` not a number, `plan_parity` not 0, 1 or
+None), becomes a `UserHookError` (a ModelError): one line `FILE: Class.hook() raised ...`, exit 2.
+MemoryError and KeyboardInterrupt pass through (the engines turn them into limits).
 
 Checking: a user family has no independent checker. `puzzleplan check` and the check that `solve`
 runs on every plan replay the moves through the class's own `successors`, matched by move name
@@ -57,13 +65,15 @@ import copy
 import hashlib
 import importlib
 import importlib.util
+import math
+import numbers
 import pickle
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .base import ModelBase, ModelError
+from .base import ModelBase, ModelError, quote, shorten
 from .document import Document
 
 PREFIX = "python:"
@@ -71,10 +81,22 @@ ENTRY_POINT_GROUP = "puzzleplan.models"
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
 REQUIRED = ("initial", "is_goal", "successors")
 MAX_CAP = 100_000
+HASH_CHECKS = 64          # successors() calls whose next states are tested for hashability
 
 
 class _SpecError(Exception):
     """Raised while resolving a spec; turned into a ModelError naming the file and the field."""
+
+
+class UserHookError(ModelError):
+    """A user class's hook raised, or returned a value of the wrong kind, during a search or a check.
+
+    One line naming the puzzle file, the class and the hook: `FILE: Class.successors() raised
+    ZeroDivisionError: division by zero`. The CLI prints it as any ModelError (exit 2)."""
+
+
+# not turned into a UserHookError: already one, or what the engines handle themselves
+_PASS = (UserHookError, MemoryError)
 
 
 # -- resolving a family spec to a class ---------------------------------------------------------
@@ -106,7 +128,7 @@ def resolve_family(spec: str, base_dir: Path) -> type:
     try:
         cls, _ = _resolve(spec, Path(base_dir))
     except _SpecError as exc:
-        raise ModelError(f"puzzle {spec!r}: {exc}") from None
+        raise ModelError(f"puzzle {quote(spec)}: {exc}") from None
     return cls
 
 
@@ -118,7 +140,10 @@ def _resolve(spec: str, base_dir: Path) -> tuple[type, tuple[Any, ...]]:
         if not sep or not where or not attr:
             raise _SpecError("expected python:MODULE:CLASS or python:./FILE.py:CLASS")
         if _looks_like_path(where):
-            path = (base_dir / where).resolve()
+            try:
+                path = (base_dir / where).resolve()
+            except (OSError, RuntimeError, ValueError) as exc:
+                raise _SpecError(f"cannot use that path ({_os_reason(exc)})") from None
             module_name = _file_module_name(path)
             module = _import_file(path, module_name)
             origin: tuple[Any, ...] = ("file", str(path), module_name, attr)
@@ -128,13 +153,14 @@ def _resolve(spec: str, base_dir: Path) -> tuple[type, tuple[Any, ...]]:
         return _class_of(module, attr, where), origin
     matches = [ep for ep in _entry_points() if ep.name == spec]
     if not matches:
-        raise _SpecError(f"no entry point {spec!r} in group {ENTRY_POINT_GROUP}")
+        raise _SpecError(f"no entry point {quote(spec)} in group {ENTRY_POINT_GROUP}")
     values = sorted({ep.value for ep in matches})
     if len(values) > 1:
-        raise _SpecError(f"entry point {spec!r} is registered {len(values)} times ({', '.join(values)})")
+        raise _SpecError(f"entry point {quote(spec)} is registered {len(values)} times "
+                         f"({', '.join(quote(v) for v in values[:4])})")
     module_name, sep, attr = values[0].partition(":")
     if not sep or not module_name.strip() or not attr.strip():
-        raise _SpecError(f"entry point {spec!r} = {values[0]!r}: expected 'module:Class'")
+        raise _SpecError(f"entry point {quote(spec)} = {quote(values[0])}: expected 'module:Class'")
     module_name, attr = module_name.strip(), attr.strip()
     module = _import_module(module_name)
     origin = ("entry", spec, module_name, attr, getattr(module, "__file__", None))
@@ -155,13 +181,17 @@ def _import_file(path: Path, module_name: str) -> Any:
     module = sys.modules.get(module_name)
     if module is not None:
         return module
-    if not path.exists():
-        raise _SpecError(f"no such file {str(path)!r}")
-    if not path.is_file():
-        raise _SpecError(f"{str(path)!r} is not a file")
+    try:
+        exists, is_file = path.exists(), path.is_file()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise _SpecError(f"cannot use that path ({_os_reason(exc)})") from None
+    if not exists:
+        raise _SpecError(f"no such file {quote(str(path), 80)}")
+    if not is_file:
+        raise _SpecError(f"{quote(str(path), 80)} is not a file")
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise _SpecError(f"cannot import {str(path)!r} as Python (expected a .py file)")
+        raise _SpecError(f"cannot import {quote(str(path), 80)} as Python (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
@@ -179,7 +209,7 @@ def _import_module(name: str) -> Any:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            raise _SpecError(f"no module named {name!r}") from None
+            raise _SpecError(f"no module named {quote(name)}") from None
         raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
     except Exception as exc:
         raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
@@ -189,10 +219,10 @@ def _class_of(module: Any, attr: str, where: str) -> type:
     obj: Any = module
     for part in attr.split("."):
         if not part.isidentifier() or not hasattr(obj, part):
-            raise _SpecError(f"{where} has no attribute {attr!r}")
+            raise _SpecError(f"{quote(where)} has no attribute {quote(attr)}")
         obj = getattr(obj, part)
     if not isinstance(obj, type):
-        raise _SpecError(f"{where}:{attr} is a {type(obj).__name__}, expected a class")
+        raise _SpecError(f"{quote(where)}:{quote(attr)} is a {type(obj).__name__}, expected a class")
     missing = [m for m in REQUIRED if not callable(getattr(obj, m, None))]
     if missing:
         raise _SpecError(f"class {attr} lacks {', '.join(missing)}; a puzzle class needs "
@@ -200,8 +230,20 @@ def _class_of(module: Any, attr: str, where: str) -> type:
     return obj
 
 
+def _os_reason(exc: BaseException) -> str:
+    """Why a path could not be used, without repeating the path."""
+    return getattr(exc, "strerror", None) or type(exc).__name__
+
+
 def _describe_exc(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    """`Type: message`, one line, the message cut to 160 characters (it may quote user values)."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    text = " ".join(text[:2000].split())
+    if len(text) > 160:
+        text = text[:157] + "..."
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -214,13 +256,13 @@ def user_model_from_document(doc: Document, base_dir: Path | str | None = None) 
     """
     spec = doc.get("puzzle")
     if not isinstance(spec, str):
-        raise doc.error("puzzle", f"expected a family name or python:MODULE:CLASS, got {spec!r}")
+        raise doc.error("puzzle", f"expected a family name or python:MODULE:CLASS, got {quote(spec)}")
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     try:
         cls, origin = _resolve(spec, base)
     except _SpecError as exc:
-        raise doc.error("puzzle", f"{spec}: {exc}") from None
-    return _build(cls, origin, doc, spec)
+        raise doc.error("puzzle", f"{shorten(spec, 60)}: {exc}") from None
+    return _build(cls, origin, doc, shorten(spec, 60))
 
 
 def _family_name(cls: type, origin: tuple[Any, ...]) -> str:
@@ -234,12 +276,10 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
     from . import FAMILIES  # late: this module is imported from the package's own loader
     family = _family_name(cls, origin)
     if family in FAMILIES:
-        raise doc.error("puzzle", f"{spec}: the class calls its family {family!r}, a built-in family; "
+        raise doc.error("puzzle", f"{spec}: the class calls its family {quote(family)}, a built-in family; "
                                   "choose another `family` name")
-    metrics = getattr(cls, "metrics", ("step",))
-    if isinstance(metrics, str) or not metrics or not all(isinstance(m, str) for m in metrics):
-        raise doc.error("puzzle", f"{spec}: {cls.__name__}.metrics must be a tuple of names, got {metrics!r}")
-    metrics = tuple(metrics)
+    metrics = _class_metrics(cls, doc, spec)
+    _check_default_engine(cls, doc, spec)
     name = doc.text("name", "")
     doc.text("description", "")
     metric = doc.choice("metric", metrics, metrics[0])
@@ -259,11 +299,13 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
                                   f"{', '.join(REQUIRED)}")
     try:
         start = inner.initial()
-        hash(start)
-    except TypeError as exc:
-        raise doc.error("puzzle", f"{spec}: initial() must return a hashable state ({_describe_exc(exc)})") from None
     except Exception as exc:
-        raise doc.error("puzzle", f"{spec}: initial() raised {_describe_exc(exc)}") from None
+        raise doc.error("puzzle", f"{spec}: {cls.__name__}.initial() raised {_describe_exc(exc)}") from None
+    try:
+        hash(start)
+    except Exception as exc:
+        raise doc.error("puzzle", f"{spec}: {cls.__name__}.initial() must return a hashable state, got "
+                                  f"{type(start).__name__} ({_describe_exc(exc)})") from None
     attrs = {
         "name": _own(inner, "name", str, name),
         "metric": _own(inner, "metric", str, metric),
@@ -271,6 +313,33 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
         "expect": dict(_own(inner, "expect", dict, expect)),
     }
     return wrapper_class(cls, family, metrics)(inner, origin, data, doc.source, attrs)
+
+
+def _class_metrics(cls: type, doc: Document, spec: str) -> tuple[str, ...]:
+    """The class's `metrics`: a non-empty tuple (or list) of distinct metric names."""
+    metrics = getattr(cls, "metrics", ("step",))
+    ok = isinstance(metrics, (tuple, list)) and 0 < len(metrics) <= 32 and \
+        all(isinstance(m, str) and m and m.isprintable() and len(m) <= 40 for m in metrics) and \
+        len(set(metrics)) == len(metrics)
+    if not ok:
+        raise doc.error("puzzle", f"{spec}: {cls.__name__}.metrics: expected a tuple of distinct metric names "
+                                  f"such as ('step',), got {quote(metrics)}")
+    return tuple(metrics)
+
+
+def _check_default_engine(cls: type, doc: Document, spec: str) -> None:
+    """The class's `default_engine`, when it sets one, must name an engine."""
+    if "default_engine" not in dir(cls):
+        return
+    engine = getattr(cls, "default_engine")
+    try:
+        from puzzleplan.plans.engines import ENGINES
+        names: tuple[str, ...] = tuple(ENGINES)
+    except ImportError:  # pragma: no cover - models used without the engines
+        names = ("bfs", "astar", "idastar", "dfs", "greedy", "pbfs")
+    if not isinstance(engine, str) or engine not in names:
+        raise doc.error("puzzle", f"{spec}: {cls.__name__}.default_engine: expected one of {', '.join(names)}, "
+                                  f"got {quote(engine)}")
 
 
 def how_of(cls: type) -> str:
@@ -328,32 +397,138 @@ class UserModel(ModelBase):
         self.metric = attrs["metric"]
         self.max_moves = attrs["max_moves"]
         self.expect = attrs["expect"]
-        # bound methods stored on the instance: no extra call layer in the engines' inner loops
-        self.initial = inner.initial
-        self.is_goal = inner.is_goal
-        self.successors = inner.successors
+        # the hooks, guarded, stored on the instance: one thin call layer in the engines' inner loops
+        self.initial = self._guard_initial(inner.initial)
+        self.is_goal = self._guard_is_goal(inner.is_goal)
+        self.successors = self._guard_successors(inner.successors)
         if callable(getattr(inner, "h", None)):
-            self.h = inner.h
+            self.h = self._guard_h(inner.h)
+
+    # -- the user's hooks behind one-line errors ----------------------------------------------------
+    def _hook_error(self, hook: str, problem: str) -> UserHookError:
+        return UserHookError(f"{self.source}: {type(self.inner).__name__}.{hook}() {problem}")
+
+    def _raised(self, hook: str, exc: BaseException) -> UserHookError:
+        return self._hook_error(hook, f"raised {_describe_exc(exc)}")
+
+    def _call(self, hook: str, *args: Any) -> Any:
+        """Call an optional hook of the user's instance (None when it has none)."""
+        own = getattr(self.inner, hook, None)
+        if not callable(own):
+            return None
+        try:
+            return own(*args)
+        except _PASS:
+            raise
+        except Exception as exc:
+            raise self._raised(hook, exc) from None
+
+    def _guard_initial(self, inner: Any) -> Any:
+        def initial() -> Any:
+            try:
+                state = inner()
+                hash(state)
+            except _PASS:
+                raise
+            except TypeError as exc:
+                raise self._hook_error("initial", f"must return a hashable state ({_describe_exc(exc)})") from None
+            except Exception as exc:
+                raise self._raised("initial", exc) from None
+            return state
+        return initial
+
+    def _guard_is_goal(self, inner: Any) -> Any:
+        def is_goal(state: Any) -> bool:
+            try:
+                return bool(inner(state))
+            except _PASS:
+                raise
+            except Exception as exc:
+                raise self._raised("is_goal", exc) from None
+        return is_goal
+
+    def _guard_successors(self, inner: Any) -> Any:
+        checked = [0]  # calls whose next states were tested for hashability (the first HASH_CHECKS)
+
+        def successors(state: Any) -> list[tuple[Any, Any]]:
+            try:
+                items = list(inner(state))
+            except _PASS:
+                raise
+            except Exception as exc:
+                raise self._raised("successors", exc) from None
+            for item in items:
+                if type(item) is not tuple or len(item) != 2:
+                    self._check_pair(item)
+            if checked[0] < HASH_CHECKS:
+                checked[0] += 1
+                for _, child in items:
+                    try:
+                        hash(child)
+                    except Exception as exc:
+                        raise self._hook_error("successors", f"yielded an unhashable next state of type "
+                                                             f"{type(child).__name__} ({_describe_exc(exc)})") from None
+            return items
+        return successors
+
+    def _check_pair(self, item: Any) -> None:
+        try:
+            ok = isinstance(item, (tuple, list)) and len(item) == 2
+        except Exception:
+            ok = False
+        if not ok:
+            raise self._hook_error("successors", f"yielded {quote(item)}; expected (action, next_state) pairs")
+
+    def _guard_h(self, inner: Any) -> Any:
+        def h(state: Any) -> Any:
+            try:
+                value = inner(state)
+            except _PASS:
+                raise
+            except Exception as exc:
+                raise self._raised("h", exc) from None
+            if type(value) is int:
+                return value
+            if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                return int(value)
+            if isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value):
+                return value
+            raise self._hook_error("h", f"returned {quote(value)}; expected a number (a lower bound on the moves left)")
+        return h
 
     def plan_moves(self, actions: Sequence[Any]) -> list[str]:
         own = getattr(self.inner, "plan_moves", None)
-        if callable(own):
-            return [str(m) for m in own(list(actions))]
-        return [str(a) for a in actions]
+        if not callable(own):
+            return [str(a) for a in actions]
+        moves = self._call("plan_moves", list(actions))
+        try:
+            return [str(m) for m in moves]
+        except Exception as exc:
+            raise self._hook_error("plan_moves", f"returned {quote(moves)}; expected a list of move names "
+                                                 f"({_describe_exc(exc)})") from None
 
     def render(self, state: Any) -> str:
-        own = getattr(self.inner, "render", None)
-        return str(own(state)) if callable(own) else str(state)
+        if not callable(getattr(self.inner, "render", None)):
+            return str(state)
+        picture = self._call("render", state)
+        try:
+            return str(picture)
+        except Exception as exc:
+            raise self._raised("render", exc) from None
 
     def unsolvable_reason(self) -> str | None:
-        own = getattr(self.inner, "unsolvable_reason", None)
-        return own() if callable(own) else None
+        reason = self._call("unsolvable_reason")
+        if reason is None or isinstance(reason, str):
+            return reason
+        raise self._hook_error("unsolvable_reason", f"returned {quote(reason)}; expected text or None")
 
     def plan_parity(self) -> int | None:
-        own = getattr(self.inner, "plan_parity", None)
-        return own() if callable(own) else None
+        parity = self._call("plan_parity")
+        if parity is None or (parity in (0, 1) and not isinstance(parity, bool)):
+            return None if parity is None else int(parity)
+        raise self._hook_error("plan_parity", f"returned {quote(parity)}; expected 0, 1 or None")
 
-    def native_searcher(self) -> Any:
+    def native_searcher(self, *args: Any, **kwargs: Any) -> Any:
         return None
 
     def __repr__(self) -> str:
@@ -425,5 +600,5 @@ def iter_user_families() -> Iterator[tuple[str, str]]:
         yield ep.name, ep.value
 
 
-__all__ = ["PREFIX", "ENTRY_POINT_GROUP", "STANDARD_KEYS", "UserModel", "entry_point_names", "is_user_puzzle",
+__all__ = ["PREFIX", "ENTRY_POINT_GROUP", "STANDARD_KEYS", "UserHookError", "UserModel", "entry_point_names", "is_user_puzzle",
            "iter_user_families", "resolve_family", "user_model_from_document", "wrapper_class"]

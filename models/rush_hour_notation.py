@@ -9,6 +9,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from .base import describe, quote
 from .document import Document
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ NAME_POOL = "BCDEFGHIJKLMNPQRSTUVWYZ"
 def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
     from .rush_hour import EXITS, EXPECT_KEYS, KEYS, MAX_CAP
     doc.check_keys(KEYS)
+    doc.text("description", "")
     given = [k for k in ("board", "vehicles", "typed") if doc.has(k)]
     if len(given) != 1:
         raise doc.error(given[1] if given else None,
@@ -41,10 +43,7 @@ def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
                                 f"and cannot face the {exit_} exit")
     metric = doc.choice("metric", cls.metrics, "step")
     max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-    expect = doc.mapping("expect", {})
-    for key in expect:
-        if key not in EXPECT_KEYS:
-            raise doc.error("expect", f"unknown fact {key!r}; expected one of {', '.join(EXPECT_KEYS)}")
+    expect = doc.expect(EXPECT_KEYS)
     return cls(rows, cols, vehicles, primary, walls, exit_, metric, doc.text("name", ""), max_moves, expect)
 
 
@@ -53,8 +52,11 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
     from .rush_hour import MAX_SIDE
     value = doc.get(key)
     if not isinstance(value, str):
-        raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters")
+        raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters, "
+                             f"got {describe(value)}")
     rows = value.split()
+    if not rows:
+        raise doc.error(key, "expected the grid as rows of characters, got no rows")
     if len(rows) == 1:
         text = rows[0]
         if doc.has("rows") or doc.has("cols"):
@@ -92,7 +94,7 @@ def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) 
         straight = (len(rows) == 1 or len(cols) == 1) and span == list(range(span[0], span[0] + len(span)))
         if not straight or len(where) < 2:
             r, c = where[0]
-            raise doc.error(key, f"vehicle {name!r} (first at row {r + 1}, column {c + 1}) is not a straight "
+            raise doc.error(key, f"vehicle {quote(name)} (first at row {r + 1}, column {c + 1}) is not a straight "
                                  f"line of 2 or more cells", line=doc.value_line(key, r))
         vehicles.append(Vehicle(name, len(where), horizontal, line, span[0]))
     return vehicles
@@ -112,7 +114,7 @@ def _read_grid(doc: Document):
             elif ch.isalpha() and ch.isascii():
                 cells.setdefault(ch, []).append((r, c))
             else:
-                raise doc.error("board", f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected a "
+                raise doc.error("board", f"unknown character {quote(ch)} at row {r + 1}, column {c + 1}; expected a "
                                          "vehicle letter, '.' or 'o' (empty) or 'x' (wall)", line=doc.value_line("board", r))
     vehicles = _segments(doc, "board", cells)
     primary = _primary(doc, vehicles, "A")
@@ -125,70 +127,94 @@ def _primary(doc: Document, vehicles: list["Vehicle"], default: str) -> int:
         if v.name == name:
             return i
     raise doc.error("primary" if doc.has("primary") else None,
-                    f"no primary vehicle {name!r} on the board" + ("" if doc.has("primary") else " (name it with primary:)"))
+                    f"no primary vehicle {quote(name)} on the board" + ("" if doc.has("primary") else " (name it with primary:)"))
 
 
 # -- vehicle list (seed 003) -------------------------------------------------------------------
+_NUMBER = re.compile(r"[0-9]{1,9}\Z")
+
+
 def _read_vehicle_list(doc: Document):
     from .rush_hour import MAX_SIDE, Vehicle
     nrows = doc.integer("rows", 6, low=2, high=MAX_SIDE)
     ncols = doc.integer("cols", 6, low=2, high=MAX_SIDE)
     items = doc.get("vehicles")
     if not isinstance(items, list) or not items:
-        raise doc.error("vehicles", "expected a list of 'name size row col h|v' entries (1-based)")
+        raise doc.error("vehicles", "expected a list of 'name size row col h|v' entries (1-based), "
+                                    f"got {describe(items)}")
     vehicles: list[Vehicle] = []
     taken: dict[tuple[int, int], str] = {}
     for i, item in enumerate(items):
         line = doc.value_line("vehicles", i)
-        parts = item.split() if isinstance(item, str) else [str(x) for x in item] if isinstance(item, list) else []
-        if len(parts) != 5 or not all(p.isdigit() for p in parts[1:4]) or parts[4] not in ("h", "v"):
-            raise doc.error("vehicles", f"entry {i + 1}: expected 'name size row col h|v', got {item!r}", line=line)
+        parts = _parts(item)
+        if len(parts) != 5 or not all(_NUMBER.match(p) for p in parts[1:4]) or parts[4] not in ("h", "v"):
+            raise doc.error("vehicles", f"entry {i + 1}: expected 'name size row col h|v', got {quote(item)}",
+                            line=line)
         name, size, row, col, orient = parts[0], int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
         if size < 2:
-            raise doc.error("vehicles", f"vehicle {name!r}: size {size}, expected 2 or more", line=line)
+            raise doc.error("vehicles", f"vehicle {quote(name)}: size {size}, expected 2 or more", line=line)
         if any(v.name == name for v in vehicles):
-            raise doc.error("vehicles", f"vehicle {name!r} is listed twice", line=line)
+            raise doc.error("vehicles", f"vehicle {quote(name)} is listed twice", line=line)
+        # the bounds first: the cells are listed only for a vehicle that fits on the board
+        last_row, last_col = (row, col + size - 1) if orient == "h" else (row + size - 1, col)
+        if not (1 <= row <= nrows and 1 <= col <= ncols and last_row <= nrows and last_col <= ncols):
+            bad_row, bad_col = (row, col) if not (1 <= row <= nrows and 1 <= col <= ncols) else (last_row, last_col)
+            raise doc.error("vehicles", f"vehicle {quote(name)} runs off the {nrows}x{ncols} board "
+                                        f"(cell row {bad_row}, column {bad_col})", line=line)
         v = Vehicle(name, size, orient == "h", row - 1 if orient == "h" else col - 1,
                     col - 1 if orient == "h" else row - 1)
         for r, c in v.cells():
-            if not (0 <= r < nrows and 0 <= c < ncols):
-                raise doc.error("vehicles", f"vehicle {name!r} runs off the {nrows}x{ncols} board "
-                                            f"(cell row {r + 1}, column {c + 1})", line=line)
             if (r, c) in taken:
-                raise doc.error("vehicles", f"vehicle {name!r} overlaps {taken[(r, c)]!r} at row {r + 1}, "
+                raise doc.error("vehicles", f"vehicle {quote(name)} overlaps {quote(taken[(r, c)])} at row {r + 1}, "
                                             f"column {c + 1}", line=line)
             taken[(r, c)] = name
         vehicles.append(v)
     walls = []
-    for j, w in enumerate(doc.get("walls", [])):
-        parts = w.split() if isinstance(w, str) else [str(x) for x in w] if isinstance(w, list) else []
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise doc.error("walls", f"entry {j + 1}: expected 'row col' (1-based), got {w!r}")
+    wall_items = doc.sequence("walls", [])
+    for j, w in enumerate(wall_items):
+        parts = _parts(w)
+        if len(parts) != 2 or not all(_NUMBER.match(p) for p in parts):
+            raise doc.error("walls", f"entry {j + 1}: expected 'row col' (1-based), got {quote(w)}",
+                            line=doc.value_line("walls", j))
         r, c = int(parts[0]) - 1, int(parts[1]) - 1
         if not (0 <= r < nrows and 0 <= c < ncols):
-            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} is off the {nrows}x{ncols} board")
+            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} is off the {nrows}x{ncols} board",
+                            line=doc.value_line("walls", j))
         if (r, c) in taken:
-            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} overlaps {taken[(r, c)]!r}")
+            raise doc.error("walls", f"wall at row {r + 1}, column {c + 1} overlaps {quote(taken[(r, c)])}",
+                            line=doc.value_line("walls", j))
         taken[(r, c)] = "wall"
         walls.append((r, c))
     primary = _primary(doc, vehicles, vehicles[0].name)
     return nrows, ncols, vehicles, walls, primary
 
 
+def _parts(item: Any) -> list[str]:
+    """The fields of a list entry written as text ('red 2 3 2 h') or as a YAML list."""
+    if isinstance(item, str):
+        return item.split()
+    if isinstance(item, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in item):
+        return [str(x) for x in item]
+    return []
+
+
 # -- typed grid (seed 000) ---------------------------------------------------------------------
 def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
+    from .rush_hour import MAX_SIDE
     types = doc.mapping("types")
     out = {}
     for ch, spec in types.items():
         ch = str(ch)
         if isinstance(spec, str):
-            m = re.fullmatch(r"([hv])(\d+)", spec.strip())
+            m = re.fullmatch(r"([hv])([0-9]{1,6})", spec.strip())
             spec = {"orientation": m.group(1), "length": int(m.group(2))} if m else None
         if (not isinstance(spec, dict) or spec.get("orientation") not in ("h", "v")
-                or not isinstance(spec.get("length"), int) or spec["length"] < 2 or set(spec) - {"orientation", "length"}):
-            raise doc.error("types", f"type {ch!r}: expected {{orientation: h|v, length: n>=2}} or 'h2'/'v3'")
+                or not isinstance(spec.get("length"), int) or isinstance(spec["length"], bool)
+                or not 2 <= spec["length"] <= MAX_SIDE or set(spec) - {"orientation", "length"}):
+            raise doc.error("types", f"type {quote(ch)}: expected {{orientation: h|v, length: n}} or 'h2'/'v3', "
+                                     f"n from 2 to {MAX_SIDE}")
         if len(ch) != 1 or ch in ".o":
-            raise doc.error("types", f"type {ch!r}: expected a single character other than '.' and 'o'")
+            raise doc.error("types", f"type {quote(ch)}: expected a single character other than '.' and 'o'")
         out[ch] = (spec["orientation"] == "h", spec["length"])
     return out
 
@@ -204,7 +230,7 @@ def _read_typed(doc: Document):
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch not in types and ch not in ".o":
-                raise doc.error("typed", f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected '.' "
+                raise doc.error("typed", f"unknown character {quote(ch)} at row {r + 1}, column {c + 1}; expected '.' "
                                          f"or a type from types: ({', '.join(types)})", line=doc.value_line("typed", r))
     found: list[tuple[tuple[int, int], bool, int, int, int, str]] = []  # (first cell, horiz, line, offset, len, type)
     for ch, (horizontal, length) in types.items():
@@ -223,7 +249,7 @@ def _read_typed(doc: Document):
                 run = p - start
                 if run % length:
                     r, c = (line, start) if horizontal else (start, line)
-                    raise doc.error("typed", f"a run of {run} {ch!r} at row {r + 1}, column {c + 1} does not split "
+                    raise doc.error("typed", f"a run of {run} {quote(ch)} at row {r + 1}, column {c + 1} does not split "
                                              f"into vehicles of length {length}", line=doc.value_line("typed", r))
                 for k in range(run // length):
                     off = start + k * length
@@ -232,7 +258,7 @@ def _read_typed(doc: Document):
     found.sort()
     primaries = [f for f in found if f[5] == primary_type]
     if len(primaries) != 1:
-        raise doc.error("primary", f"expected exactly one vehicle of the primary type {primary_type!r}, "
+        raise doc.error("primary", f"expected exactly one vehicle of the primary type {quote(primary_type)}, "
                                    f"found {len(primaries)}")
     names = iter(NAME_POOL)
     vehicles = []

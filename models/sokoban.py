@@ -3,6 +3,10 @@
 Levels are written in XSB: `#` wall, ` `/`-`/`_` floor, `$` box, `.` goal, `*` box on a goal,
 `@` player, `+` player on a goal. Ragged rows are padded with floor; the walls must enclose the
 player. An optional player goal (seed 004) asks the player to end on a given cell as well.
+Outside the player's walled area nothing can move: boxes on goals there (sealed in wall pockets,
+Microban 155) are kept as they are and the model's cells, states and rules leave them out (the
+checker still sees them in `lines`, on their goals); a box off a goal or an empty goal out there
+makes the level unsolvable, said by `unsolvable_reason` before any search.
 
 Metrics:
     moves   every step counts; an action is one letter, `lurd` a walk, `LURD` a push
@@ -52,7 +56,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterator, Sequence
 
-from .base import ModelBase, ModelError
+from .base import ModelBase, ModelError, quote
 from .document import Document
 from .sokoban_notation import WALL, Level, load_collection, parse_level, split_rows
 
@@ -81,7 +85,7 @@ class Sokoban(ModelBase):
         if not isinstance(level, Level):
             level = parse_level(split_rows(level)[0] if isinstance(level, str) else list(level))
         if metric not in self.metrics:
-            raise ModelError(f"metric: expected one of {', '.join(self.metrics)}, got {metric!r}")
+            raise ModelError(f"metric: expected one of {', '.join(self.metrics)}, got {quote(metric)}")
         self.level = level
         self.metric = metric
         self.name = name
@@ -105,6 +109,9 @@ class Sokoban(ModelBase):
             tuple(self.index.get((r + dr, c + dc), -1) for dr, dc in DELTAS) for r, c in self.cells)
         self.goal_cells = tuple(self.index[g] for g in level.goals)
         self.goals = sum(1 << g for g in self.goal_cells)
+        # what the boxes must be for the goal: never matched when a box or goal outside the
+        # player's area can never be paired (the level is unsolvable, see unsolvable_reason)
+        self.goal_boxes = -1 if level.stray else self.goals
         self.start_boxes = sum(1 << self.index[b] for b in level.boxes)
         self.start_player = self.index[level.player]
         self.goal_dist = tuple(self._pull_distances(g) for g in self.goal_cells)
@@ -136,7 +143,7 @@ class Sokoban(ModelBase):
             return to_xsb(self)
         if kind == "yaml":
             return to_yaml(self)
-        raise ValueError(f"unknown notation {kind!r}; expected one of {', '.join(self.notations)}")
+        raise ValueError(f"unknown notation {quote(kind)}; expected one of {', '.join(self.notations)}")
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -183,7 +190,9 @@ class Sokoban(ModelBase):
             return cache[boxes]
         cells = _bits(boxes)
         value: int | None
-        if len(cells) == 1:
+        if len(cells) != len(self.goal_cells):
+            value = None
+        elif len(cells) == 1:
             d = self.goal_dist[0][cells[0]]
             value = None if d >= INF else d
         else:
@@ -256,6 +265,12 @@ class Sokoban(ModelBase):
         return self._matching(boxes) is not None
 
     def unsolvable_reason(self) -> str | None:
+        for what, (r, c) in self.level.stray:
+            if what == "box":
+                return (f"the box at row {r + 1}, column {c + 1} is off a goal where the player can never "
+                        "reach it (outside the walls around the player)")
+            return (f"the goal at row {r + 1}, column {c + 1} is where no box can ever be pushed "
+                    "(outside the walls around the player)")
         boxes = self.start_boxes
         for b in _bits(boxes):
             r, c = self.cells[b]
@@ -298,7 +313,7 @@ class Sokoban(ModelBase):
 
     def is_goal(self, state: int) -> bool:
         boxes = state >> self.pbits
-        if boxes != self.goals:
+        if boxes != self.goal_boxes:
             return False
         if self.pg is None:
             return True
@@ -428,7 +443,10 @@ class Sokoban(ModelBase):
     def render(self, state: int) -> str:
         """The position in XSB (floor as spaces; rows keep the level's full width)."""
         p, boxes = state & self.pmask, state >> self.pbits
-        rows = [[WALL if ch == WALL else " " for ch in row] for row in self.level.grid]
+        # outside the player's area nothing ever moves: walls, sealed boxes on goals, stray ones
+        rows = [list(row) for row in self.level.grid]
+        for r, c in self.cells:
+            rows[r][c] = " "
         for i, (r, c) in enumerate(self.cells):
             goal = self.goals >> i & 1
             if boxes >> i & 1:

@@ -2,8 +2,12 @@
 
 Every reader validates strictly and raises one-line ModelErrors naming the file line:
 an unknown character, no player or two players, boxes and goals that do not pair up (or none
-at all), a player who could walk off the map (the walls must enclose it), and boxes or goals
-outside the player's walled area.
+at all), a player who could walk off the map (the walls must enclose it).
+
+Boxes and goals outside the player's walled area (the cells the player could reach if no box were
+in the way) never change: a box on a goal there (`*` sealed in a wall pocket, as in Microban 155)
+is simply kept, the level's other boxes and goals are played as usual; a box off a goal or an
+empty goal out there makes the level unsolvable (`Sokoban.unsolvable_reason`), not invalid.
 
 Collection files (`.xsb`, `.sok`, plain text) hold many levels: a level is a run of board
 lines (lines made only of XSB characters and holding at least one `#`); anything else is
@@ -21,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .base import ModelError
-from .document import Document, read_text
+from .base import ModelError, describe, quote
+from .document import MAX_COLLECTION_BYTES, Document, read_text
 
 if TYPE_CHECKING:
     from .sokoban import Sokoban
@@ -45,7 +49,10 @@ class Level:
 
     `grid` rows all have `width` characters and use `#`, `$`, `.`, `*`, `@`, `+` and ' ' for
     every floor (outside floor too). `region` lists the cells the player's walls enclose, in
-    row-major order (the model's cell numbering). Cells are (row, col), 0-based.
+    row-major order (the model's cell numbering). `boxes` and `goals` are those inside the
+    region; outside it, `sealed` lists the boxes on goals (they never move and stay solved) and
+    `stray` the boxes off goals and the empty goals, as ("box" | "goal", cell): with any of
+    those the level cannot be solved. Cells are (row, col), 0-based.
     """
 
     grid: tuple[str, ...]
@@ -55,6 +62,8 @@ class Level:
     boxes: tuple[tuple[int, int], ...]
     goals: tuple[tuple[int, int], ...]
     region: tuple[tuple[int, int], ...]
+    sealed: tuple[tuple[int, int], ...] = ()
+    stray: tuple[tuple[str, tuple[int, int]], ...] = ()
 
 
 def _default_fail(message: str, row: int | None) -> ModelError:
@@ -93,7 +102,7 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
         out = []
         for c, ch in enumerate(row):
             if ch not in XSB_CHARS:
-                raise fail(f"unknown character {ch!r} at row {r + 1}, column {c + 1}; expected one of "
+                raise fail(f"unknown character {quote(ch)} at row {r + 1}, column {c + 1}; expected one of "
                            "'#' wall, ' ' '-' '_' floor, '$' box, '.' goal, '*' box on goal, "
                            "'@' player, '+' player on goal", r)
             if ch in PLAYER + PLAYER_ON_GOAL:
@@ -126,11 +135,18 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
             if grid[rr][cc] != WALL and (rr, cc) not in seen:
                 seen.add((rr, cc))
                 stack.append((rr, cc))
-    for what, cells in (("box", boxes), ("goal", goals)):
-        for r, c in cells:
-            if (r, c) not in seen:
-                raise fail(f"the {what} at row {r + 1}, column {c + 1} is outside the walls around the player", r)
-    return Level(tuple(grid), height, width, player, tuple(boxes), tuple(goals), tuple(sorted(seen)))
+    goal_set, box_set = set(goals), set(boxes)
+    sealed = tuple(b for b in boxes if b not in seen and b in goal_set)
+    stray = tuple(sorted([("box", b) for b in boxes if b not in seen and b not in goal_set]
+                         + [("goal", g) for g in goals if g not in seen and g not in box_set],
+                         key=lambda item: item[1]))
+    inside_boxes = tuple(b for b in boxes if b in seen)
+    inside_goals = tuple(g for g in goals if g in seen)
+    if not inside_boxes and not stray:
+        raise fail("every box is already on a goal out of the player's reach; expected at least one box "
+                   "to move", None)
+    return Level(tuple(grid), height, width, player, inside_boxes, inside_goals, tuple(sorted(seen)),
+                 sealed, stray)
 
 
 # -- YAML ----------------------------------------------------------------------------------------
@@ -150,10 +166,7 @@ def parse_document(cls: type["Sokoban"], doc: Document) -> "Sokoban":
     player_goal = _player_goal(doc, level)
     metric = doc.choice("metric", cls.metrics, "moves")
     max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-    expect = doc.mapping("expect", {})
-    for key in expect:
-        if key not in EXPECT_KEYS:
-            raise doc.error("expect", f"unknown fact {key!r}; expected one of {', '.join(EXPECT_KEYS)}")
+    expect = doc.expect(EXPECT_KEYS)
     return cls(level, player_goal=player_goal, metric=metric, name=doc.text("name", ""), max_moves=max_moves,
                expect=expect, description=doc.text("description", ""))
 
@@ -164,9 +177,10 @@ def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
         return None
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise doc.error("player_goal", f"expected [row, col] (0-based), got {value!r}")
+        raise doc.error("player_goal", f"expected [row, col] (0-based), got {describe(value)}")
     r, c = value
     if not (0 <= r < level.height and 0 <= c < level.width):
+        r, c = quote(r, 12), quote(c, 12)
         raise doc.error("player_goal", f"[{r}, {c}] is off the {level.height}x{level.width} level (0-based row, col)")
     if level.grid[r][c] == WALL:
         raise doc.error("player_goal", f"[{r}, {c}] is a wall (0-based row, col)")
@@ -255,7 +269,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     """
     from .sokoban import Sokoban
     path = Path(path)
-    text = read_text(path, "a level collection")
+    text = read_text(path, "a level collection", limit=MAX_COLLECTION_BYTES)
     entries = read_collection(text)
     if not entries:
         raise ModelError(f"{path}:1: no level found; expected rows of XSB characters (# wall, $ box, . goal, @ player)")
@@ -269,11 +283,11 @@ def load_collection(path: str | Path, level: str | int | None = None,
     overrides = dict(overrides or {})
     metric = overrides.pop("metric", None) or "moves"
     if metric not in Sokoban.metrics:
-        raise ModelError(f"{path}: metric: expected one of {', '.join(Sokoban.metrics)}, got {metric!r}")
+        raise ModelError(f"{path}: metric: expected one of {', '.join(Sokoban.metrics)}, got {quote(metric)}")
     max_moves = overrides.pop("max_moves", None)
     if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int)
                                   or not 0 <= max_moves <= MAX_CAP):
-        raise ModelError(f"{path}: max_moves: expected a whole number from 0 to {MAX_CAP}, got {max_moves!r}")
+        raise ModelError(f"{path}: max_moves: expected a whole number from 0 to {MAX_CAP}, got {quote(max_moves)}")
     if overrides:
         raise ModelError(f"{path}: cannot set {', '.join(sorted(overrides))} for a collection level")
     name = entry.title or f"{path.stem} #{index + 1}"
@@ -285,20 +299,20 @@ def _pick(path: Path, entries: list[_Entry], level: str | int | None) -> int:
     if level is None:
         if count == 1:
             return 0
-        titles = ", ".join(repr(e.title) for e in entries[:8] if e.title)
+        titles = ", ".join(quote(e.title, 24) for e in entries[:8] if e.title)
         more = f" (titles: {titles}{', ...' if count > 8 else ''})" if titles else ""
         raise ModelError(f"{path}: holds {count} levels; choose one by number (1-{count}) or title{more}")
     text = str(level).strip()
-    if text.isdigit():
-        number = int(text)
+    if re.fullmatch(r"[0-9]+", text):
+        number = int(text) if len(text) <= 12 else 0
         if not 1 <= number <= count:
-            raise ModelError(f"{path}: level {number}: expected a number from 1 to {count}")
+            raise ModelError(f"{path}: level {quote(text, 16)}: expected a number from 1 to {count}")
         return number - 1
     for i, entry in enumerate(entries):
         if entry.title.strip().lower() == text.lower():
             return i
-    titles = ", ".join(repr(e.title) for e in entries[:8] if e.title) or "none"
-    raise ModelError(f"{path}: no level titled {text!r}; titles: {titles}{', ...' if count > 8 else ''}")
+    titles = ", ".join(quote(e.title, 24) for e in entries[:8] if e.title) or "none"
+    raise ModelError(f"{path}: no level titled {quote(text)}; titles: {titles}{', ...' if count > 8 else ''}")
 
 
 # -- writers -------------------------------------------------------------------------------------

@@ -70,10 +70,16 @@ def has_separators(text: str) -> bool:
     return _SEPARATORS.search(text.strip()) is not None
 
 
+MAX_PLAN_BYTES = 16_000_000  # far beyond any plan within the largest cap
+
+
 def read_plan_argument(arg: str) -> str:
-    """A PLAN argument: the plan itself, or `@file` holding it."""
+    """A PLAN argument: the plan itself, or `@file` holding it (OSError / ValueError when unreadable)."""
     if arg.startswith("@"):
-        return Path(arg[1:]).read_text(encoding="utf-8")
+        path = Path(arg[1:])
+        if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
+            raise ValueError(f"{clip(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
+        return path.read_text(encoding="utf-8")
     return arg
 
 

@@ -154,7 +154,6 @@ BAD = {
     "open": (level("#####\n#@$.\n#####"), 4, ["the level is open", "row 2"]),
     "open_gap": (level("#####\n#@$.#\n## ##\n"), 5, ["the level is open", "row 3"]),
     "unknown_char": (level("#####\n#@$.#\n##x##\n#####"), 5, ["unknown character 'x'", "row 3, column 3"]),
-    "box_outside": (level("#####\n#@$.#\n#####\n#.$ #\n#####"), 6, ["box at row 4", "outside the walls"]),
     "not_text": ("puzzle: sokoban\nlevel: [1, 2]\n", 2, ["field 'level'"]),
     "player_goal_wall": (level("#####\n#@$.#\n#####", player_goal="[0, 0]"), 6, ["field 'player_goal'", "is a wall"]),
     "player_goal_shape": (level("#####\n#@$.#\n#####", player_goal="[1]"), 6, ["field 'player_goal'", "[row, col]"]),
@@ -174,6 +173,13 @@ def test_bad_levels_give_one_line_errors(name: str) -> None:
     assert "\n" not in message and message.startswith(f"bad.yaml:{line}:"), message
     for fragment in fragments:
         assert fragment in message, (fragment, message)
+
+
+def test_box_out_of_reach_off_goal_is_unsolvable_not_invalid() -> None:
+    """A box the player can never reach, not on a goal: a legal level with no solution."""
+    model = loads(level("#####\n#@$.#\n#####\n#.$ #\n#####"))
+    reason = model.unsolvable_reason()
+    assert reason is not None and "row 4" in reason
 
 
 def test_ragged_rows_and_floor_characters() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from ..context import SearchContext
 from ..types import Request, Result, Status
-from .common import POLL_EVERY, finish, trace_back
 from ..words import count
+from .common import POLL_EVERY, finish, trace_back
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

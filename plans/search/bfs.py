@@ -11,9 +11,9 @@ import numpy as np
 
 from ..context import SearchContext
 from ..types import Request, Result, Status
+from ..words import count
 from .common import POLL_EVERY, finish, trace_back
 from .layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
-from ..words import count
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

@@ -5,9 +5,9 @@ from typing import Any
 
 from ..context import SearchContext
 from ..types import Request, Result, Status
+from ..words import count
 from .common import finish
 from .depth_first import searcher_for
-from ..words import count
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

@@ -42,14 +42,16 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from zlib import crc32
 
+from puzzleplan.models.base import ModelError
+
 from ..context import LimitReached, SearchContext
-from ..memory import resident_mb
 from ..explore import Exploration
+from ..memory import resident_mb
 from ..types import Request, Result, Status
+from ..words import count
 from .bfs import run_packed
 from .common import finish
 from .layered import packed_space
-from ..words import count
 
 ENGINE = "pbfs"
 WAIT_SECONDS = 0.1          # how often the parent checks limits and workers while a layer runs
@@ -313,6 +315,8 @@ def _worker_main(wid: int, workers: int, control: Any, inboxes: list[Any], resul
             else:
                 raise ValueError(f"unknown command {kind!r}")
             results.put(("ok", wid, answer))
+        except ModelError as exc:  # the user's puzzle at fault (e.g. a hook that raised): one line
+            results.put(("model_error", wid, str(exc)))
         except BaseException:  # report, then wait: the parent tears the group down
             results.put(("error", wid, traceback.format_exc()))
     for inbox in inboxes:
@@ -375,6 +379,8 @@ class WorkerGroup:
                     if ctx is not None:
                         self._check_limits(ctx)
                     continue
+                if kind == "model_error":
+                    raise ModelError(answer)
                 if kind == "error":
                     raise WorkerError(f"pbfs worker {wid} failed:\n{answer}")
                 replies[wid] = answer

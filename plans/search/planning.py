@@ -69,8 +69,8 @@ from typing import Any
 
 from ..context import LimitReached, SearchContext
 from ..types import Request, Result, Status
-from .common import POLL_EVERY, finish
 from ..words import count
+from .common import POLL_EVERY, finish
 
 ENGINE = "plan"
 FREE = -1
