@@ -130,11 +130,13 @@ class ModelBase:
     def unsolvable_reason(self) -> str | None:
         return None
 
-    def native_searcher(self, heuristic: str | None = None, progress: Any = None) -> Any:
+    def native_searcher(self, heuristic: str | None = None, progress: Any = None,
+                        memory_limit_mb: float | None = None) -> Any:
         """A compiled depth-first searcher for IDA*/DFS, or None to use the generic one.
 
         heuristic: a family-specific choice (tiles: "manhattan" or "pdb"); progress(done, total)
-        is called while large tables are built (the engine polls its limits there)."""
+        is called while large tables are built (the engine polls its limits there);
+        memory_limit_mb: what its tables may take (larger ones are refused before allocating)."""
         return None
 
     def plan_parity(self) -> int | None:

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .base import ModelBase
+from .base import ModelBase, describe, quote
 from .document import Document
 
 BLANK = "_"
@@ -40,6 +40,7 @@ KEYS = ("puzzle", "name", "description", "notation", "start", "goal", "rows", "c
         "max_moves", "metric", "expect")
 
 Grid = tuple[tuple[str, ...], ...]
+_KORF_TOKEN = re.compile(r"[0-9]{1,6}\Z")   # cell contents: decimal digits (a 16x16 board needs 3)
 
 
 class TilesPuzzle(ModelBase):
@@ -80,6 +81,7 @@ class TilesPuzzle(ModelBase):
         notation = doc.choice("notation", ("grid", "hex", "korf"), "grid")
         doc.choice("metric", cls.metrics, "step")
         name = doc.text("name", "")
+        doc.text("description", "")
         if notation == "korf":
             start = _korf_grid(doc, "start")
             goal = _korf_grid(doc, "goal") if doc.has("goal") else _korf_goal(len(start), len(start[0]))
@@ -96,10 +98,7 @@ class TilesPuzzle(ModelBase):
                                     f"got {len(goal)}x{len(goal[0])}")
         _check_same_faces(doc, start, goal)
         max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-        expect = doc.mapping("expect", {})
-        for key in expect:
-            if key not in EXPECT_KEYS:
-                raise doc.error("expect", f"unknown fact {key!r}; expected one of {', '.join(EXPECT_KEYS)}")
+        expect = doc.expect(EXPECT_KEYS)
         return cls(start, goal, name=name, max_moves=max_moves, expect=expect)
 
     # -- the rules ------------------------------------------------------------------------------
@@ -171,24 +170,44 @@ class TilesPuzzle(ModelBase):
         return HeuristicTables.build(self)
 
     def h(self, state: bytes) -> int:
-        """Manhattan distance minimised over assignments of identical faces + linear conflicts."""
+        """Manhattan distance minimised over assignments of identical faces + linear conflicts,
+        or the pattern databases (`tables`, the default choice).
+
+        A trivial instance never waits for a table build (the rule of `TilesDepthFirst`, for A*
+        and greedy): while the default tables would have to be built first (estimated at
+        PROBE_MIN_SECONDS or more), the first PROBE_H_CALLS calls return `cheap_h`; the call
+        after builds (or loads) the tables. Every value is admissible either way."""
         from .tiles_kernels import heuristic
-        t = self.tables
+        t = self.__dict__.get("tables")
+        if t is None:
+            left = self.__dict__.get("_cheap_calls_left")
+            if left is None:
+                from .tiles_kernels import PROBE_H_CALLS, deferred_patterns
+                left = PROBE_H_CALLS if deferred_patterns(self) is not None else 0
+            if left > 0:
+                self.__dict__["_cheap_calls_left"] = left - 1
+                return self.cheap_h(state)
+            self.__dict__["_cheap_calls_left"] = 0
+            t = self.tables
         return int(heuristic(np.frombuffer(state, dtype=np.uint8), *t.arrays))
 
     def cheap_h(self, state: bytes) -> int:
         """The Manhattan + linear-conflict bound alone: never builds pattern databases."""
         from .tiles_kernels import HeuristicTables, heuristic
-        if "manhattan_tables" not in self.__dict__:
-            self.__dict__["manhattan_tables"] = HeuristicTables.build(self, "manhattan")
-        return int(heuristic(np.frombuffer(state, dtype=np.uint8), *self.__dict__["manhattan_tables"].arrays))
+        return int(heuristic(np.frombuffer(state, dtype=np.uint8), *HeuristicTables.manhattan(self).arrays))
 
     def native_searcher(self, heuristic: str | None = None, progress: Any = None,
-                        partition: Sequence[Sequence[str]] | None = None) -> Any:
+                        partition: Sequence[Sequence[str]] | None = None,
+                        memory_limit_mb: float | None = None) -> Any:
         """The compiled IDA*/DFS searcher; heuristic "manhattan", "pdb" or None (the default);
-        partition: the pattern databases' face groups (default: the strongest available)."""
+        partition: the pattern databases' face groups (default: the strongest available);
+        memory_limit_mb: tables whose build needs more are refused before allocating (ValueError;
+        None: 75% of the available memory). None when the kernels cannot hold this board (the
+        engines then use the generic search)."""
         from .tiles_kernels import TilesDepthFirst
-        return TilesDepthFirst(self, heuristic, partition, progress=progress)
+        if not TilesDepthFirst.supports(self):
+            return None
+        return TilesDepthFirst(self, heuristic, partition, progress=progress, memory_limit_mb=memory_limit_mb)
 
     # -- notations ------------------------------------------------------------------------------
     notations = ("grid", "yaml")
@@ -239,10 +258,13 @@ def _rows_of(doc: Document, key: str) -> list[tuple[int, Any]]:
     value = doc.get(key)
     if isinstance(value, str):
         lines = value.split("\n")
-        return [(doc.value_line(key, i), line) for i, line in enumerate(lines) if line.strip()]
+        rows = [(doc.value_line(key, i), line) for i, line in enumerate(lines) if line.strip()]
+        if rows:
+            return rows
     if isinstance(value, list) and value:
         return [(doc.value_line(key, i), row) for i, row in enumerate(value)]
-    raise doc.error(key, "expected the layout as rows of faces (a text block or a list of rows)")
+    raise doc.error(key, "expected the layout as rows of faces (a text block or a list of rows), "
+                         f"got {describe(value)}")
 
 
 def _grid(doc: Document, key: str, notation: str) -> Grid:
@@ -253,7 +275,7 @@ def _grid(doc: Document, key: str, notation: str) -> Grid:
             raise doc.error(key, "expected hex rows such as '7632 58F4 E1DC BA90'")
         for token in value.split():
             if not re.fullmatch(r"[0-9A-Fa-f]+", token):
-                raise doc.error(key, f"expected rows of hex digits, got {token!r}")
+                raise doc.error(key, f"expected rows of hex digits, got {quote(token)}")
             rows.append(tuple(BLANK if ch == "0" else ch.upper() for ch in token))
         if not rows:
             raise doc.error(key, "expected hex rows such as '7632 58F4 E1DC BA90'")
@@ -265,11 +287,16 @@ def _grid(doc: Document, key: str, notation: str) -> Grid:
         elif isinstance(row, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in row):
             parsed.append((line, tuple(str(x) for x in row)))
         else:
-            raise doc.error(key, f"expected a row of faces, got {row!r}", line=line)
+            bad = next((x for x in row if not isinstance(x, (str, int)) or isinstance(x, bool)), row) \
+                if isinstance(row, list) else row
+            raise doc.error(key, f"expected a row of faces (text, or a list of names and numbers), got "
+                                 f"{describe(bad)}", line=line)
     return _rectangular(doc, key, parsed)
 
 
 def _rectangular(doc: Document, key: str, rows: list[tuple[int, tuple[str, ...]]]) -> Grid:
+    if not rows:
+        raise doc.error(key, "expected the layout as rows of faces, got no rows")
     width = len(rows[0][1])
     for i, (line, row) in enumerate(rows):
         if len(row) != width:
@@ -280,9 +307,14 @@ def _rectangular(doc: Document, key: str, rows: list[tuple[int, tuple[str, ...]]
 
 def _korf_grid(doc: Document, key: str) -> Grid:
     value = doc.get(key)
-    tokens = value.split() if isinstance(value, str) else [str(x) for x in value] if isinstance(value, list) else None
-    if not tokens or not all(t.isdigit() for t in tokens):
-        raise doc.error(key, "expected Korf notation: one line of cell contents, 0 the blank (e.g. '1 2 3 0')")
+    tokens = value.split() if isinstance(value, str) else \
+        [str(x) if isinstance(x, (int, str)) and not isinstance(x, bool) else "?" for x in value] \
+        if isinstance(value, list) \
+        else None
+    if not tokens or not all(_KORF_TOKEN.match(t) for t in tokens):
+        bad = next((t for t in tokens or () if not _KORF_TOKEN.match(t)), None)
+        raise doc.error(key, "expected Korf notation: one line of cell contents, 0 the blank (e.g. '1 2 3 0')"
+                             + (f", got {quote(bad)}" if bad not in (None, "?") else ""))
     n = len(tokens)
     rows = doc.integer("rows", None, low=2, high=MAX_SIDE)
     cols = doc.integer("cols", None, low=2, high=MAX_SIDE)
@@ -317,5 +349,5 @@ def _check_same_faces(doc: Document, start: Grid, goal: Grid) -> None:
     a = Counter(f for row in start for f in row)
     b = Counter(f for row in goal for f in row)
     if a != b:
-        diffs = [f"'{f}' {a[f]} in start vs {b[f]} in goal" for f in sorted(set(a) | set(b)) if a[f] != b[f]]
+        diffs = [f"{quote(f, 16)} {a[f]} in start vs {b[f]} in goal" for f in sorted(set(a) | set(b)) if a[f] != b[f]]
         raise doc.error("goal", "expected the same faces as start (with repeats): " + ", ".join(diffs[:4]))

@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 
 HEURISTICS = ("manhattan", "pdb")
 
+# A trivial instance never waits for table builds (see `TilesDepthFirst`):
+PROBE_NODES = 1 << 19        # IDA*/DFS expansions on Manhattan + conflicts before deferred tables are built
+PROBE_NODES_PER_SECOND = 1 << 17  # ... at most this many per second of estimated build (~3% of it)
+PROBE_H_CALLS = 10_000       # the same for `TilesPuzzle.h` (A*, greedy): calls before the build
+PROBE_MIN_SECONDS = 0.25     # builds estimated shorter than this are not deferred
+MAX_KERNEL_CELLS = 256       # boards are uint8 arrays: face indexes up to 255, at most 256 cells
+
 DP_MAX_GROUP = tiles_pdb.MAX_PACKED_GROUP  # packed tables need this exact assignment cost
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 NO_BOUND = 1 << 40
@@ -73,36 +80,90 @@ class HeuristicTables:
     @classmethod
     def build(cls, model: "TilesPuzzle", heuristic: str | None = None,
               partition: Sequence[Sequence[str]] | None = None,
-              progress: tiles_pdb.Progress | None = None, budget: float | None = None) -> "HeuristicTables":
-        """Tables for `model`.
+              progress: tiles_pdb.Progress | None = None, budget: float | None = None,
+              memory_limit_mb: float | None = None) -> "HeuristicTables":
+        """Tables for `model`: the patterns `choose_patterns` picks, loaded or built now
+        (`progress(done, total)` follows a build and may raise to stop it), or Manhattan +
+        conflicts (`name` says which was used)."""
+        patterns = choose_patterns(model, heuristic, partition, budget, memory_limit_mb)
+        if patterns is None:
+            return cls.manhattan(model)
+        return cls.with_databases(model, patterns, progress, memory_limit_mb)
 
-        heuristic: "manhattan", "pdb", or None for pattern databases when they are cached or
-        estimated to build within `budget` seconds (default tiles_pdb.DEFAULT_BUDGET_SECONDS),
-        Manhattan + conflicts otherwise. Without a `partition`, cached tables that together
-        hold more entries than the automatic split are used instead of it. Boards above tiles_pdb.MAX_CELLS cells always get
-        Manhattan + conflicts (`name` says which was used). `partition` lists the patterns by
-        face name (default: automatic, sized by `budget`); `progress(done, total)` follows a build.
-        """
-        if heuristic not in (None, *HEURISTICS):
-            raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
-        budget = tiles_pdb.DEFAULT_BUDGET_SECONDS if budget is None else budget
-        if heuristic is None and partition is not None:
-            heuristic = "pdb"   # naming the patterns asks for them, however long they take to build
-        parts = _manhattan_parts(model)
-        geometry = tiles_pdb.Geometry(model.rows, model.cols, model.goal)
-        if heuristic == "manhattan" or not tiles_pdb.usable(geometry):
-            return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
-        patterns = tiles_pdb.partition_of(geometry, model.faces, partition, budget=budget)
-        if partition is None:   # the strongest available: larger cached tables beat the default split
-            cached = tiles_pdb.cached_partition(geometry, budget)
-            if cached and sum(p.entries for p in cached) > sum(p.entries for p in patterns):
-                patterns = cached
-        if heuristic is None and not tiles_pdb.cheap_or_cached(patterns, budget):
-            return cls(*parts, tiles_pdb.no_databases(model.n, len(model.faces)))
+    @classmethod
+    def manhattan(cls, model: "TilesPuzzle") -> "HeuristicTables":
+        """Manhattan + linear conflicts alone (kept on the model: it costs nothing to share)."""
+        known = model.__dict__.get("manhattan_tables")
+        if known is None:
+            known = model.__dict__["manhattan_tables"] = cls(*_manhattan_parts(model),
+                                                             tiles_pdb.no_databases(model.n, len(model.faces)))
+        return known
+
+    @classmethod
+    def with_databases(cls, model: "TilesPuzzle", patterns: Sequence[tiles_pdb.Pattern],
+                       progress: tiles_pdb.Progress | None = None,
+                       memory_limit_mb: float | None = None) -> "HeuristicTables":
+        """Pattern databases for these patterns, loaded or built (see `tiles_pdb.build_databases`)."""
         t0 = time.perf_counter()
-        dbs = tiles_pdb.build_databases(geometry, patterns, progress, model.faces)
-        return cls(*_without_conflicts(parts), dbs.kernel_arrays(len(model.faces)), "pdb",
+        dbs = tiles_pdb.build_databases(patterns[0].geometry, patterns, progress, model.faces,
+                                        memory_limit_mb=memory_limit_mb, search=True)
+        return cls(*_without_conflicts(_manhattan_parts(model)), dbs.kernel_arrays(len(model.faces)), "pdb",
                    time.perf_counter() - t0, dbs.describe(model.faces))
+
+
+def choose_patterns(model: "TilesPuzzle", heuristic: str | None = None,
+                    partition: Sequence[Sequence[str]] | None = None, budget: float | None = None,
+                    memory_limit_mb: float | None = None) -> list[tiles_pdb.Pattern] | None:
+    """The patterns the heuristic uses, or None for Manhattan + conflicts alone.
+
+    heuristic "manhattan": None. A `partition` (face names per pattern; it implies "pdb") is
+    taken as given, however long its tables take to build. Otherwise the candidates are the
+    largest cached tables when they hold more entries than the automatic split (with automatic
+    patterns for the faces they leave), then the automatic split sized by `budget` seconds
+    (default tiles_pdb.DEFAULT_BUDGET_SECONDS). The first candidate is taken whose tables that
+    must be built (not in memory, or whose cache file does not load: a damaged file counts as
+    missing) are estimated to build within `budget` and fit in `memory_limit_mb` (None:
+    tiles_pdb.default_memory_limit_mb()); with none, heuristic None gets None and "pdb" the
+    automatic split. Boards above tiles_pdb.MAX_CELLS cells always get None. Tables that would
+    not fit in memory are refused before anything is allocated: ValueError, one line naming
+    the size, when they were asked for ("pdb" or a partition).
+    """
+    if heuristic not in (None, *HEURISTICS):
+        raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
+    budget = tiles_pdb.DEFAULT_BUDGET_SECONDS if budget is None else budget
+    if heuristic is None and partition is not None:
+        heuristic = "pdb"   # naming the patterns asks for them, however long they take to build
+    geometry = tiles_pdb.Geometry(model.rows, model.cols, model.goal)
+    if heuristic == "manhattan" or not tiles_pdb.usable(geometry):
+        return None
+    limit = tiles_pdb.default_memory_limit_mb() if memory_limit_mb is None else memory_limit_mb
+    if partition is not None:
+        named = tiles_pdb.partition_of(geometry, model.faces, partition)
+        tiles_pdb.check_memory(named, tiles_pdb.missing_tables(named), limit, model.faces, search=True)
+        return named
+    auto = tiles_pdb.partition_of(geometry, model.faces, None, budget=budget)
+    candidates = [auto]
+    cached = tiles_pdb.cached_partition(geometry, budget)  # the strongest available: larger cached tables
+    if cached and sum(p.entries for p in cached) > sum(p.entries for p in auto):   # beat the default split
+        candidates.insert(0, cached)
+    for patterns in candidates:
+        missing = tiles_pdb.missing_tables(patterns)
+        if sum(tiles_pdb.estimate_seconds(p) for p in missing) <= budget \
+                and tiles_pdb.fits_memory(patterns, missing, limit, search=True):
+            return patterns
+    if heuristic == "pdb":
+        tiles_pdb.check_memory(auto, tiles_pdb.missing_tables(auto), limit, model.faces, search=True)
+        return auto
+    return None
+
+
+def deferred_patterns(model: "TilesPuzzle", budget: float | None = None,
+                      memory_limit_mb: float | None = None) -> list[tiles_pdb.Pattern] | None:
+    """The default patterns when their tables are worth deferring (see `TilesDepthFirst`): some
+    must be built and together they are estimated to take PROBE_MIN_SECONDS or more; else None."""
+    patterns = choose_patterns(model, None, None, budget, memory_limit_mb)
+    build = 0.0 if patterns is None else tiles_pdb.missing_seconds(patterns)
+    return patterns if 0 < build and build >= PROBE_MIN_SECONDS else None
 
 
 def _without_conflicts(parts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
@@ -500,46 +561,116 @@ class TilesDepthFirst:
 
     heuristic: "manhattan" (Manhattan + linear conflicts), "pdb" (also pattern databases,
     built if needed) or None (the model's default: databases when cached or cheap to build).
-    partition, progress, budget: as for `HeuristicTables.build`. `heuristic_name` and
-    `pdb_seconds` tell what was used and what loading or building the tables cost.
+    partition, progress, budget, memory_limit_mb: as for `HeuristicTables.build`.
+    `heuristic_name` and `pdb_seconds` tell what was used and what loading or building the
+    tables cost.
+
+    A trivial instance never waits for table builds. The rule, with the default heuristic (no
+    `heuristic`, no `partition`): tables that are in memory or load from the cache are used at
+    once, as are tables estimated to build in under PROBE_MIN_SECONDS. Otherwise (the tables
+    must be built first, within the budget) the search starts on Manhattan + linear conflicts
+    and may expand PROBE_NODES_PER_SECOND nodes per second of estimated build, at most
+    PROBE_NODES (2**19, about 0.1 s; about 3% of the build); a plan found or a cap proved
+    within them is the answer, and no table is built. When the probe runs out, the tables are built
+    then (with `progress`, so limits still apply) and the search goes on with them from the
+    bound it had reached (every bound proved so far stays proved; the probe's nodes count in
+    the statistics, `stats.extra` is updated to the new heuristic and its setup time).
     """
 
     CHUNK = 1 << 20
 
     def __init__(self, model: "TilesPuzzle", heuristic: str | None = None,
                  partition: Sequence[Sequence[str]] | None = None,
-                 progress: tiles_pdb.Progress | None = None, budget: float | None = None) -> None:
+                 progress: tiles_pdb.Progress | None = None, budget: float | None = None,
+                 memory_limit_mb: float | None = None) -> None:
         self.model = model
+        self.progress = progress
+        self.memory_limit_mb = memory_limit_mb
+        self._share = partition is None and budget is None and heuristic is None  # what model.tables would be
+        self._pending: list[tiles_pdb.Pattern] | None = None   # tables deferred until the probe runs out
+        self._probe_left = self._probe_nodes = 0
         known = model.__dict__.get("tables")  # TilesPuzzle.tables is a cached_property
-        default = partition is None and budget is None
-        if default and known is not None and heuristic in (None, known.name):
+        if partition is None and budget is None and known is not None and heuristic in (None, known.name):
             self.tables = known
         else:
-            self.tables = HeuristicTables.build(model, heuristic, partition, progress, budget)
-            if default and heuristic is None:
+            patterns = choose_patterns(model, heuristic, partition, budget, memory_limit_mb)
+            build = tiles_pdb.missing_seconds(patterns) if patterns is not None else 0.0
+            if patterns is not None and heuristic is None and partition is None and 0 < build \
+                    and build >= PROBE_MIN_SECONDS:
+                self._pending = patterns
+                self._probe_left = self._probe_nodes = int(min(PROBE_NODES, build * PROBE_NODES_PER_SECOND))
+                self.tables = HeuristicTables.manhattan(model)
+            elif patterns is None:
+                self.tables = HeuristicTables.manhattan(model)
+            else:
+                self.tables = HeuristicTables.with_databases(model, patterns, progress, memory_limit_mb)
+            if self._share and self._pending is None:
                 model.__dict__["tables"] = self.tables  # what model.tables would build: share it
-        self.heuristic_name = self.tables.name
-        self.pdb_seconds = self.tables.pdb_seconds
         self.nbr = np.array(model.neighbours, dtype=np.int64)
         self.start = np.frombuffer(model.start, dtype=np.uint8).copy()
-        self.h0 = int(heuristic_of(self.start, self.tables))
+        self._use(self.tables)
+
+    @staticmethod
+    def supports(model: "TilesPuzzle") -> bool:
+        """The kernels hold boards as uint8 face indexes: at most 256 cells and 256 faces."""
+        return model.n <= MAX_KERNEL_CELLS and len(model.faces) <= 256
+
+    def _use(self, tables: HeuristicTables) -> None:
+        self.tables = tables
+        self.heuristic_name = tables.name
+        self.pdb_seconds = tables.pdb_seconds
+        self.h0 = int(heuristic_of(self.start, tables))
         self._kernel(-1, self._arrays(0), 1, False)  # load (or compile) the kernels now, not mid-search
 
     def bounded(self, bound: int, ctx: Any, ordered: bool = False) -> tuple[list[int] | None, int | None]:
         """Search every path with g + h <= bound. Returns (plan actions, None) or (None, next bound)."""
+        if self._pending is not None:
+            found = self._search(bound, ctx, ordered, probe=True)
+            if found is not None:
+                return found
+            self._build_deferred(ctx)
+        found = self._search(bound, ctx, ordered)
+        assert found is not None
+        return found
+
+    def _search(self, bound: int, ctx: Any, ordered: bool,
+                probe: bool = False) -> tuple[list[int] | None, int | None] | None:
+        """One bounded pass; None when `probe` and the probe's nodes ran out first."""
         arrays = self._arrays(bound)
         st_dir, reg = arrays[7], arrays[15]
         stats = ctx.stats
         nodes0, gen0 = stats.nodes, stats.generated
         while True:
-            code = self._kernel(bound, arrays, self.CHUNK, ordered)
+            before = int(reg[2])
+            code = self._kernel(bound, arrays, min(self.CHUNK, self._probe_left) if probe else self.CHUNK, ordered)
             stats.nodes = nodes0 + int(reg[2])
             stats.generated = gen0 + int(reg[3])
+            if probe:
+                self._probe_left -= int(reg[2]) - before
             if code == FOUND:
                 return [int(x) for x in st_dir[:reg[4]]], None
             if code == EXHAUSTED:
                 return None, (None if reg[1] >= NO_BOUND else int(reg[1]))
+            if probe and self._probe_left <= 0:
+                return None
             ctx.poll()
+
+    def _build_deferred(self, ctx: Any) -> None:
+        """The probe ran out: build the deferred tables and search with them from now on."""
+        assert self._pending is not None
+        started, phase = ctx.elapsed(), ctx.phase
+        ctx.poll()
+        tables = HeuristicTables.with_databases(self.model, self._pending, self.progress, self.memory_limit_mb)
+        self._pending = None
+        if self._share:
+            self.model.__dict__["tables"] = tables
+        self._use(tables)
+        ctx.phase = phase
+        extra = ctx.stats.extra
+        extra["heuristic"], extra["pdb_seconds"] = self.heuristic_name, self.pdb_seconds
+        extra["probe_nodes"] = self._probe_nodes - self._probe_left  # Manhattan nodes before the build
+        if "setup_seconds" in extra:
+            extra["setup_seconds"] = round(extra["setup_seconds"] + ctx.elapsed() - started, 6)
 
     def _kernel(self, bound: int, arrays: tuple[Any, ...], chunk: int, ordered: bool) -> int:
         t = self.tables

@@ -39,15 +39,25 @@ unreachable placements, a face with more than 12 tiles) is stored one byte per e
 
 Build: breadth-first over (placement, blank region) states, the region named by its lowest
 cell, level by level over bitmaps, compiled, on all cores (shared bits are set atomically).
+Limits: the memory a build needs (`build_bytes`: bitmaps, records, the tables) is estimated
+before anything is allocated and a set of tables over the memory limit is refused with a
+one-line ValueError naming the size (`check_memory`; default `default_memory_limit_mb`: the process-wide
+memory limit less what the process holds); the compiled calls are sized to take about 0.1 s, and the progress
+callback between them may raise (a search's time limit) to stop every build within ~0.2 s.
 
 Tables are cached on disk per pattern (see `cache_dir`), keyed by the board size, the blank's
-goal cell and the pattern's goal cells, with a header and CRC-32 checked on every load.
+goal cell and the pattern's goal cells, with a header and CRC-32 checked on every load. Every
+header field is checked for presence, type and consistency (`header_problem`); a file that is
+damaged anywhere, unreadable, or not a regular file (links that loop, directories, FIFOs)
+counts as missing, and whether a missing table is built at all is the build budget's choice
+(see `tiles_kernels.choose_patterns`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
 import struct
 import tempfile
 import threading
@@ -76,7 +86,8 @@ DEFAULT_MAX_ENTRIES = 60_000_000
 DEFAULT_BUDGET_SECONDS = float(os.environ.get("PUZZLEPLAN_PDB_BUDGET", "30"))  # env: tests use a small one
 MIN_CACHED_ENTRIES = 1 << 16  # smaller tables are rebuilt in memory, never written to disk
 UNREACHED = 255
-WORDS_PER_CHUNK = 1 << 18
+CHUNK_WORDS = (1 << 10, 1 << 22)  # frontier words per compiled call, chosen between these bounds ...
+CHUNK_SECONDS = 0.1          # ... so that a call takes about this long (see `abstract_distances`)
 PARALLEL_WORDS = 1 << 12     # smaller searches run on one thread: waking the others costs more
 SECONDS_PER_ENTRY = 1.0e-6   # build time per table entry (measured: 0.6 to 1.9 us on 2 shared cores)
 
@@ -85,6 +96,7 @@ MEMO_BYTES = 1 << 30
 _memo: dict[str, "PatternTable"] = {}  # key -> table, oldest first
 _memo_lock = threading.Lock()
 _last_arrays: list[Any] = []            # [key, KernelArrays] of the last PatternDatabases.kernel_arrays
+_damaged: set[tuple[str, int, int, int]] = set()  # (path, inode, size, mtime) of files that failed to load
 
 # Hot helpers allocate nothing, so they run without numba's runtime: with it, every array
 # argument is reference-counted on each call, which measured 10 to 25 times a small lookup.
@@ -281,7 +293,8 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
     lowest cell of the blank's region. rec[placement] holds distance + 1 in its low byte (0 while
     unreached) and one seen-bit per slot above it, so a generated state costs one random memory
     access. New states go to nxt; a placement reached for the first time also gets its packed
-    entry (distance - Manhattan) / 2. out += [new states, new placements, entries that do not pack].
+    entry (distance - Manhattan) / 2. out += [new states, new placements, entries that do not pack,
+    states expanded].
     """
     m = nbr.shape[0] - nfree
     ng = gcnt.shape[1]
@@ -304,6 +317,7 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
     occ = 0
     man = 0
     new_states = 0
+    expanded = 0
     new_places = 0
     unpacked = 0
     for w in range(w0, w1):
@@ -315,6 +329,7 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
             low = word & -word
             word ^= low
             s = w * 64 + lowest_bit(low)
+            expanded += 1
             p = s // nfree
             if p != lastp:
                 occ = unrank_cells(p, gcnt, radix, 0, binom, n, cells, subs)
@@ -366,6 +381,7 @@ def _expand_core(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, nbr, 
                                         packed[q >> 1] |= nib
                     cells[i] = c
     out[0] += new_states
+    out[3] += expanded
     out[1] += new_places
     out[2] += unpacked
 
@@ -377,14 +393,14 @@ def _expand_parallel(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, n
     are shared, so they are updated with atomic ORs; the returned old record tells exactly one
     thread that it claimed a new state or placement."""
     pieces = 64
-    counts = np.zeros((pieces, 3), dtype=np.int64)
+    counts = np.zeros((pieces, 4), dtype=np.int64)
     for k in prange(pieces):
         a = w0 + (w1 - w0) * k // pieces
         b = w0 + (w1 - w0) * (k + 1) // pieces
         _expand_words(cur, nxt, rec, packed, a, b, level, gcnt, radix, binom, nbr, n, cols, nfree, goals, md,
                       counts[k], True)
     for k in range(pieces):
-        for j in range(3):
+        for j in range(4):
             out[j] += counts[k, j]
 
 
@@ -466,8 +482,13 @@ class Pattern:
 
     def key(self) -> str:
         g = self.geometry
-        text = json.dumps([FORMAT, g.rows, g.cols, g.blank, self.groups])
-        return f"tiles-{g.rows}x{g.cols}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
+        return table_key(g.rows, g.cols, g.blank, self.groups)
+
+
+def table_key(rows: int, cols: int, blank: int, groups: Sequence[Sequence[int]]) -> str:
+    """The cache key (and file name) of a table: board size, blank goal cell, goal cells per group."""
+    text = json.dumps([FORMAT, rows, cols, blank, [list(g) for g in groups]])
+    return f"tiles-{rows}x{cols}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
 
 
 def pattern_entries(n: int, counts: Sequence[int]) -> int:
@@ -482,6 +503,71 @@ def pattern_entries(n: int, counts: Sequence[int]) -> int:
 def estimate_seconds(pattern: Pattern) -> float:
     """Rough build time of one table (the search costs about the same per placement)."""
     return pattern.entries * SECONDS_PER_ENTRY
+
+
+# -- memory ----------------------------------------------------------------------------------------
+def default_memory_limit_mb() -> float | None:
+    """The memory table builds may take when no limit is given: the process-wide default
+    (`puzzleplan.plans.memory`, 75 % of the available memory or $PUZZLEPLAN_MEMORY_LIMIT) less
+    what the process holds already, in MiB; None (no limit) where the memory cannot be read."""
+    from puzzleplan.plans.memory import default_memory_limit_mb as process_limit, resident_mb
+    limit = process_limit()
+    return None if limit is None else max(0.0, limit - resident_mb())
+
+
+def table_bytes(pattern: Pattern) -> int:
+    """Memory of one finished table at most: a byte per entry (a 4-bit table takes half)."""
+    return pattern.entries
+
+
+def build_bytes(pattern: Pattern) -> int:
+    """Peak memory of building one table, as `abstract_distances` allocates: two frontier
+    bitmaps of one bit per (placement, blank region) state, one record per placement (uint32,
+    int64 above 24 free cells), the 4-bit table, and at the end the byte table and a boolean
+    temporary of one byte per placement each."""
+    entries, nfree = pattern.entries, pattern.geometry.n - pattern.tiles
+    words = (entries * nfree + 63) // 64
+    return 16 * words + entries * (4 if nfree <= 24 else 8) + (entries + 1) // 2 + 2 * entries
+
+
+def memory_needed(patterns: Sequence[Pattern], missing: Sequence[Pattern], concurrent: bool = False,
+                  search: bool = False) -> int:
+    """Peak bytes of loading `patterns` and building the `missing` ones among them: every finished
+    table, plus the working memory of the builds running at once (all of them when `concurrent`,
+    else the largest); `search` adds the copy the search kernels read (`kernel_arrays`)."""
+    tables = sum(table_bytes(p) for p in patterns)
+    work = [build_bytes(p) for p in missing]
+    return tables * (2 if search else 1) + (sum(work) if concurrent else max(work, default=0))
+
+
+def size_text(nbytes: float) -> str:
+    """Bytes in GiB or MiB, e.g. `31.9 GiB`."""
+    return f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MiB"
+
+
+def check_memory(patterns: Sequence[Pattern], missing: Sequence[Pattern], memory_limit_mb: float | None,
+                 face_names: Sequence[str] | None = None, concurrent: bool = False, search: bool = False) -> None:
+    """Raise ValueError, one line naming the sizes, when `memory_needed` is above the limit (MiB;
+    None: no limit). Called before anything is allocated."""
+    need = memory_needed(patterns, missing, concurrent, search)
+    if memory_limit_mb is None or need <= memory_limit_mb * 2**20:
+        return
+    names = (lambda p: " ".join(face_names[f] for f in p.faces)) if face_names else \
+        (lambda p: " ".join(map(str, p.faces)))
+    if missing:
+        worst = max(missing, key=build_bytes)
+        what = (f"building pattern '{names(worst)}' ({worst.entries:,} entries) needs about "
+                f"{size_text(build_bytes(worst))} of memory to build ({size_text(need)} in all)")
+    else:
+        what = f"the pattern databases need about {size_text(need)} of memory"
+    raise ValueError(f"{what}, over the memory limit of {size_text(memory_limit_mb * 2**20)}; "
+                     "choose smaller patterns")
+
+
+def fits_memory(patterns: Sequence[Pattern], missing: Sequence[Pattern], memory_limit_mb: float | None,
+                concurrent: bool = False, search: bool = False) -> bool:
+    """True when `check_memory` would pass."""
+    return memory_limit_mb is None or memory_needed(patterns, missing, concurrent, search) <= memory_limit_mb * 2**20
 
 
 def auto_partition(geometry: Geometry, max_entries: int = DEFAULT_MAX_ENTRIES,
@@ -548,11 +634,20 @@ def symmetries(geometry: Geometry) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 # -- building ------------------------------------------------------------------------------------
+INT64_MAX = (1 << 63) - 1
+
+
 def _binomials(n: int) -> np.ndarray:
+    """binom[a, k] = C(a, k) for a, k <= n + 1, saturated at the int64 maximum.
+
+    Saturation is exact where it matters: a rank only reads C(a, k) below its table's size, and
+    tables are refused long before that size nears 2**63 (see `check_memory`); without it a
+    board above 66 cells raised OverflowError (C(68, 34) > 2**63) before any table was chosen.
+    """
     b = np.zeros((n + 2, n + 2), dtype=np.int64)
     for a in range(n + 2):
         for k in range(min(a, n + 1) + 1):
-            b[a, k] = comb(a, k)
+            b[a, k] = min(comb(a, k), INT64_MAX)
     return b
 
 
@@ -592,21 +687,38 @@ def abstract_distances(pattern: Pattern, progress: Progress | None = None,
     md = g.manhattan().astype(np.int64)
     placed, level, unpacked = 1, 0, 0
     parallel = parallel and words > PARALLEL_WORDS and numba.get_num_threads() > 1
-    out = np.zeros(3, dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    frontier, per_state = 1, 1e-6  # states in cur; seconds per expanded state (measured as it goes)
     while True:
         out[:] = 0
-        for w0 in range(0, words, WORDS_PER_CHUNK):
-            hi = min(words, w0 + WORDS_PER_CHUNK)
+        w0 = 0
+        level_density = density = frontier / (64 * words)
+        while w0 < words:
+            # Chunks are sized so each compiled call takes about CHUNK_SECONDS: progress (and every
+            # limit the callback checks) is seen that often whatever the level's density. States
+            # cluster, so the density ahead is taken from the chunk just done (at least the level's
+            # average). Each call costs up to ~10 ms to wake the threads on a loaded machine, so
+            # calls stay as large as that allows.
+            span = int(min(max(CHUNK_SECONDS / per_state / density / 64, CHUNK_WORDS[0]), CHUNK_WORDS[1]))
+            hi = min(words, w0 + span)
+            t0 = time.perf_counter()
+            before = int(out[3])
             if parallel:
                 _expand_parallel(cur, nxt, rec, packed, w0, hi, level, gcnt, radix, binom, nbr, n, g.cols, nfree,
                                  goals, md, out)
             else:
                 _expand_words(cur, nxt, rec, packed, w0, hi, level, gcnt, radix, binom, nbr, n, g.cols, nfree,
                               goals, md, out, False)
+            states = int(out[3]) - before
+            if states >= 4096:
+                per_state = max(0.8 * per_state, (time.perf_counter() - t0) / states)  # the dearest lately
+            density = max(states / (64 * (hi - w0)), level_density)
+            w0 = hi
             if progress is not None:
                 progress(min(total, placed + int(out[1])), total)
         placed += int(out[1])
         unpacked += int(out[2])
+        frontier = max(int(out[0]), 1)
         if out[0] == 0:
             dist = rec.astype(np.uint8)  # the low byte: distance + 1, or 0 when unreached
             dist -= 1  # wraps 0 to 255 = UNREACHED
@@ -696,8 +808,12 @@ def save_table(table: PatternTable, directory: Path, face_names: Sequence[str] |
 
 
 def read_header(path: Path) -> tuple[dict, int] | None:
-    """(header, data offset) of a cache file, or None when it is not one."""
+    """(header, data offset) of a cache file, or None when it is not one: not a regular file
+    (a directory, a FIFO, a dangling link or a link loop), unreadable (any OSError), not this
+    format, or a header with any field missing or of the wrong type or value (`header_problem`)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as f:
             if f.read(len(MAGIC)) != MAGIC:
                 return None
@@ -705,37 +821,105 @@ def read_header(path: Path) -> tuple[dict, int] | None:
             if size > 1 << 20:
                 return None
             head = json.loads(f.read(size).decode())
-        return (head, len(MAGIC) + 8 + size) if isinstance(head, dict) else None
-    except (OSError, ValueError, struct.error, UnicodeDecodeError):
+    except (OSError, ValueError, struct.error, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
+    if not isinstance(head, dict) or header_problem(head) is not None:
+        return None
+    return head, len(MAGIC) + 8 + size
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def header_problem(head: dict) -> str | None:
+    """What is wrong with a table header (every field: presence, type, range, consistency), or
+    None. A header that passes describes a table this code could have written: the key is the
+    hash of the board, blank and groups it states, and entries and bytes follow from them."""
+    for name in ("format", "rows", "cols", "blank", "entries", "bytes", "crc32"):
+        if not _is_int(head.get(name)):
+            return f"{name}: expected an integer"
+    if head["format"] != FORMAT:
+        return f"format {head['format']}: expected {FORMAT}"
+    rows, cols, blank = head["rows"], head["cols"], head["blank"]
+    if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS):
+        return f"rows, cols: not a board of at most {MAX_CELLS} cells"
+    n = rows * cols
+    if not 0 <= blank < n:
+        return "blank: not a cell of the board"
+    groups = head.get("groups")
+    if not isinstance(groups, list) or not groups or len(groups) >= n:
+        return "groups: expected a non-empty list of cell lists"
+    used = {blank}
+    for grp in groups:
+        if not isinstance(grp, list) or not grp or not all(_is_int(c) and 0 <= c < n for c in grp) \
+                or grp != sorted(set(grp)) or used & set(grp):
+            return "groups: expected disjoint sorted lists of cells, the blank's goal cell in none"
+        used.update(grp)
+    if groups != sorted(groups):
+        return "groups: not in canonical order"
+    if not isinstance(head.get("key"), str) or head["key"] != table_key(rows, cols, blank, groups):
+        return "key: does not match the board, blank and groups"
+    if head["entries"] != pattern_entries(n, [len(g) for g in groups]):
+        return "entries: does not match the groups"
+    if not isinstance(head.get("packed"), bool):
+        return "packed: expected true or false"
+    if head["bytes"] != ((head["entries"] + 1) // 2 if head["packed"] else head["entries"]):
+        return "bytes: does not match entries and packed"
+    if not 0 <= head["crc32"] < 1 << 32:
+        return "crc32: expected a 32-bit checksum"
+    faces = head.get("faces")
+    if faces is not None and not (isinstance(faces, list) and len(faces) == len(groups)
+                                  and all(isinstance(f, str) for f in faces)):
+        return "faces: expected null or one name per group"
+    seconds = head.get("build_seconds")
+    if not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and 0 <= seconds < float("inf")):
+        return "build_seconds: expected a non-negative number"
+    if not isinstance(head.get("created"), str):
+        return "created: expected a date string"
+    return None
 
 
 def load_table(pattern: Pattern, directory: Path) -> PatternTable | None:
-    """The cached table, or None when missing, for another key, truncated or corrupt."""
+    """The cached table, or None when missing, unreadable, for another key, truncated or corrupt.
+    A file found damaged is remembered (by inode, size and time) and not read again."""
     path = directory / f"{pattern.key()}.pdb"
+    try:
+        info = os.stat(path)
+        sign = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
+    except (OSError, ValueError):
+        return None
+    if sign in _damaged:
+        return None
+    table = _load(pattern, path)
+    if table is None:
+        _damaged.add(sign)
+    return table
+
+
+def _load(pattern: Pattern, path: Path) -> PatternTable | None:
     found = read_header(path)
     if found is None:
         return None
     head, offset = found
     g = pattern.geometry
-    expect = {"format": FORMAT, "key": pattern.key(), "rows": g.rows, "cols": g.cols, "blank": g.blank,
+    expect = {"key": pattern.key(), "rows": g.rows, "cols": g.cols, "blank": g.blank,
               "groups": [list(grp) for grp in pattern.groups], "entries": pattern.entries}
-    if any(head.get(k) != v for k, v in expect.items()) or not isinstance(head.get("packed"), bool):
+    if any(head[k] != v for k, v in expect.items()):
         return None
-    nbytes = (pattern.entries + 1) // 2 if head["packed"] else pattern.entries
-    if head.get("bytes") != nbytes:
-        return None
+    nbytes = head["bytes"]
     try:
-        data = np.fromfile(path, dtype=np.uint8, offset=offset)
-    except (OSError, ValueError):
+        data = np.fromfile(path, dtype=np.uint8, count=nbytes + 1, offset=offset)
+    except (OSError, ValueError, MemoryError):
         return None
-    if data.shape[0] != nbytes or zlib.crc32(data) != head.get("crc32"):
+    if data.shape[0] != nbytes or zlib.crc32(data) != head["crc32"]:
         return None
-    return PatternTable(pattern, data, head["packed"], float(head.get("build_seconds", 0.0)), True, path)
+    return PatternTable(pattern, data, head["packed"], float(head["build_seconds"]), True, path)
 
 
 def is_cached(pattern: Pattern, directory: Path | None = None) -> bool:
-    """True when a table for `pattern` is in memory or its cache file looks complete (header only)."""
+    """True when a table for `pattern` is in memory or its cache file has a valid header (the data
+    is not read: `missing_tables` verifies it)."""
     if pattern.key() in _memo:
         return True
     found = read_header((directory or cache_dir()) / f"{pattern.key()}.pdb")
@@ -800,33 +984,51 @@ class CacheEntry:
     build_seconds: float | None = None
 
 
+def _cache_files(directory: Path, *patterns: str) -> list[Path]:
+    """Names in the cache directory matching the glob patterns; [] when it cannot be listed."""
+    try:
+        if not directory.is_dir():
+            return []
+        return sorted(path for pattern in patterns for path in directory.glob(pattern))
+    except (OSError, ValueError):
+        return []
+
+
 def cache_info(directory: Path | None = None) -> list[CacheEntry]:
-    """Every table file in the cache directory (header checks only; loading verifies the CRC)."""
+    """Every table file in the cache directory (header checks only; loading verifies the CRC).
+    Files that are not valid tables (damaged headers, links that loop or dangle, directories,
+    unreadable files) are listed with valid_header False and their own size (0 if unknown)."""
     directory = directory or cache_dir()
     out = []
-    for path in sorted(directory.glob("tiles-*.pdb")) if directory.is_dir() else []:
+    for path in _cache_files(directory, "tiles-*.pdb"):
+        try:
+            size = path.lstat().st_size if path.is_symlink() and not path.exists() else path.stat().st_size
+        except OSError:
+            size = 0
         found = read_header(path)
         if found is None:
-            out.append(CacheEntry(path, path.stat().st_size, False))
+            out.append(CacheEntry(path, size, False))
             continue
         head = found[0]
-        out.append(CacheEntry(path, path.stat().st_size, True, head.get("key"),
-                              f"{head.get('rows')}x{head.get('cols')}", head.get("blank"), head.get("groups"),
-                              head.get("faces"), head.get("entries"), head.get("packed"),
-                              head.get("build_seconds")))
+        out.append(CacheEntry(path, size, True, head["key"], f"{head['rows']}x{head['cols']}", head["blank"],
+                              head["groups"], head["faces"], head["entries"], head["packed"], head["build_seconds"]))
     return out
 
 
 def clear_cache(directory: Path | None = None) -> int:
-    """Delete every table (and stale temporary) file; returns how many were removed."""
+    """Delete every table (and stale temporary) file; returns how many were removed (names that
+    cannot be removed, e.g. directories, are left)."""
     directory = directory or cache_dir()
     removed = 0
-    if directory.is_dir():
-        for path in list(directory.glob("tiles-*.pdb")) + list(directory.glob(".tmp-*.part")):
+    for path in _cache_files(directory, "tiles-*.pdb", ".tmp-*.part"):
+        try:
             path.unlink(missing_ok=True)
             removed += 1
+        except OSError:
+            pass
     _memo.clear()
     _last_arrays.clear()
+    _damaged.clear()
     return removed
 
 
@@ -894,7 +1096,7 @@ def no_databases(n: int, nfaces: int) -> KernelArrays:
     one = np.zeros((1, 1), dtype=np.int64)
     return (np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), one,
             np.ones((1, 1), dtype=np.int64), np.zeros((0, 1, 1), dtype=np.int64), np.zeros((0, n), dtype=np.int64),
-            np.zeros((0, nfaces), dtype=np.int64), _binomials(n))
+            np.zeros((0, nfaces), dtype=np.int64), _binomials(1))  # no pattern: ranks are never computed
 
 
 def partition_of(geometry: Geometry, faces: Sequence[str], partition: Sequence[Sequence[str]] | None,
@@ -921,21 +1123,39 @@ def partition_of(geometry: Geometry, faces: Sequence[str], partition: Sequence[S
 
 def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: Progress | None = None,
                     face_names: Sequence[str] | None = None, directory: Path | None = None,
-                    min_cached: int = MIN_CACHED_ENTRIES) -> PatternDatabases:
+                    min_cached: int = MIN_CACHED_ENTRIES, memory_limit_mb: float | None = None,
+                    time_limit: float | None = None, search: bool = False) -> PatternDatabases:
     """Load or build every pattern's table. `progress(done, total)` counts placements over all.
 
     Tables that must be built are built at the same time, one per thread, when there are
     several of similar sizes and more than one core: each build is then serial (no atomic
     updates, measured 30% less CPU per table than splitting one table's levels across threads).
     Otherwise (e.g. 7-8) they are built one after another, each split across the cores.
+
+    Limits. Before anything is allocated, the memory the builds need (`memory_needed`) is
+    checked against `memory_limit_mb` (None: `default_memory_limit_mb()`); over it, ValueError
+    (one line naming the size; concurrent builds that do not fit are first tried one after
+    another). `progress` is called at least every ~0.2 s while a table builds, and whatever it
+    raises (e.g. the search context's LimitReached) stops every build within about that long;
+    `time_limit` (seconds) raises LimitReached through the same path. `search`: the tables are
+    for a search (count the kernels' copy of them).
     """
     t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    limit = default_memory_limit_mb() if memory_limit_mb is None else memory_limit_mb
     found = {p.key(): known_table(p, directory, min_cached) for p in patterns}
     missing = [p for p in patterns if found[p.key()] is None]
+    concurrent = _concurrent(missing)
+    if concurrent and not fits_memory(patterns, missing, limit, True, search):
+        concurrent = False
+    check_memory(patterns, missing, limit, face_names, concurrent, search)
     done = {p.key(): (p.entries if found[p.key()] is not None else 0) for p in patterns}
     total = sum(p.entries for p in patterns)
 
-    def report() -> None:
+    def report(final: bool = False) -> None:
+        if deadline is not None and not final and time.monotonic() >= deadline:
+            from ..plans.context import LimitReached
+            raise LimitReached(f"time limit of {time_limit:g} s reached while building pattern databases")
         if progress is not None:
             progress(sum(done.values()), total)
 
@@ -948,11 +1168,11 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
                 report()
         return store_table(build_table(p, step, parallel), face_names, directory, min_cached)
 
+    report()   # a limit already passed stops before the first allocation
     cancel = threading.Event()
-    threads = min(len(missing), numba.get_num_threads())
-    sizes = sorted((p.entries for p in missing), reverse=True)
-    if threads > 1 and sizes[0] <= 2 * sizes[1]:   # similar sizes: no core idles while one finishes
-        with ThreadPoolExecutor(threads, thread_name_prefix="pdb-build") as pool:
+    if concurrent:
+        with ThreadPoolExecutor(min(len(missing), numba.get_num_threads()),
+                                thread_name_prefix="pdb-build") as pool:
             futures = [pool.submit(build, p, False) for p in missing]
             try:
                 while wait(futures, timeout=0.2).not_done:
@@ -966,10 +1186,18 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
     else:
         for p in missing:
             found[p.key()] = build(p, True)
-    report()
+    report(final=True)
     tables = [found[p.key()] for p in patterns]
     return PatternDatabases(geometry, tables, symmetries(geometry), time.perf_counter() - t0,
                             [p.key() for p in missing])
+
+
+def _concurrent(missing: Sequence[Pattern]) -> bool:
+    """Build these tables at the same time, one per thread (similar sizes: no core idles while
+    one finishes), rather than one after another, each across the cores."""
+    threads = min(len(missing), numba.get_num_threads())
+    sizes = sorted((p.entries for p in missing), reverse=True)
+    return threads > 1 and sizes[0] <= 2 * sizes[1]
 
 
 class _Cancelled(Exception):
@@ -1009,18 +1237,40 @@ def usable(geometry: Geometry) -> bool:
     return geometry.n <= MAX_CELLS and bool(geometry.faces())
 
 
+def missing_tables(patterns: Sequence[Pattern], directory: Path | None = None,
+                   min_cached: int = MIN_CACHED_ENTRIES) -> list[Pattern]:
+    """The patterns whose tables would have to be built: not in memory, and no cache file that
+    loads completely with a valid header and CRC (a damaged file counts as missing; the tables
+    that load are kept in memory for the build that follows)."""
+    return [p for p in patterns if known_table(p, directory, min_cached) is None]
+
+
+def missing_seconds(patterns: Sequence[Pattern], directory: Path | None = None) -> float:
+    """Estimated seconds to build the tables of `patterns` that `missing_tables` names."""
+    return sum(estimate_seconds(p) for p in missing_tables(patterns, directory))
+
+
 def cheap_or_cached(patterns: Sequence[Pattern], budget: float = DEFAULT_BUDGET_SECONDS,
                     directory: Path | None = None) -> bool:
-    """True when the tables not yet cached would build within `budget` seconds (estimated)."""
-    return sum(estimate_seconds(p) for p in patterns if not is_cached(p, directory)) <= budget
+    """True when the tables that would have to be built (damaged cache files included) are
+    estimated to build within `budget` seconds."""
+    return missing_seconds(patterns, directory) <= budget
 
 
 def databases_for(model: Any, partition: Sequence[Sequence[str]] | None = None, progress: Progress | None = None,
-                  budget: float = DEFAULT_BUDGET_SECONDS) -> PatternDatabases:
+                  budget: float = DEFAULT_BUDGET_SECONDS, memory_limit_mb: float | None = None,
+                  time_limit: float | None = None) -> PatternDatabases:
     """Load, or build and cache, the databases a search of this tiles model uses (any object with
-    rows, cols, goal and faces): what `puzzleplan pdb build` runs."""
+    rows, cols, goal and faces): what `puzzleplan pdb build` runs.
+
+    partition: face names per pattern (None: the automatic split sized by `budget` seconds).
+    memory_limit_mb: refuse (ValueError naming the size, before allocating) tables whose build
+    needs more (None: `default_memory_limit_mb()`). time_limit: seconds after which a build
+    stops with LimitReached (plans.context); `progress` may raise to stop it as well.
+    """
     geometry = Geometry(model.rows, model.cols, model.goal)
     if not usable(geometry):
         raise ValueError(f"pattern databases need a board of at most {MAX_CELLS} cells")
     patterns = partition_of(geometry, model.faces, partition, budget=budget)
-    return build_databases(geometry, patterns, progress, model.faces)
+    return build_databases(geometry, patterns, progress, model.faces, memory_limit_mb=memory_limit_mb,
+                           time_limit=time_limit)

@@ -17,6 +17,7 @@ from . import engines as engine_registry
 from .check import PlanNotationError, check_plan, read_plan_argument
 from .words import clip, count
 from .context import LimitReached, SearchContext
+from .memory import resident_mb
 from .explore import explore
 from .search.layered import packed_space
 from .solve import EngineBug, default_engine, solve
@@ -676,9 +677,15 @@ def cmd_pdb(args: argparse.Namespace) -> int:
         ctx.poll()  # the time and memory limits stop a build (LimitReached)
         if show is not None:
             show(done, total)
+    limits = ctx.limits
+    memory = float("inf") if limits.memory_mb is None else max(0.0, limits.memory_mb - resident_mb())
+    # --budget also stops the build of an explicit --partition on time
+    stop_after = min((t for t in (args.budget if partition else None, limits.time_limit) if t is not None),
+                     default=None)
     try:
         dbs = tiles_pdb.databases_for(model, partition, progress,
-                                      args.budget if args.budget else tiles_pdb.DEFAULT_BUDGET_SECONDS)
+                                      args.budget if args.budget else tiles_pdb.DEFAULT_BUDGET_SECONDS,
+                                      memory_limit_mb=memory, time_limit=stop_after)
     except ValueError as exc:
         raise InputError(f"{args.file}: {exc}") from None
     except LimitReached as exc:
@@ -710,7 +717,7 @@ def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
     groups = _partition(args.partition)
     try:
         tiles_pdb.partition_of(tiles_pdb.Geometry(model.rows, model.cols, model.goal), model.faces, groups)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise InputError(f"{args.file}: --partition: {exc}") from None
     return groups
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from puzzleplan.models.base import ModelError
+
 from puzzleplan.models import load
 from puzzleplan.models.document import read_document
 from puzzleplan.models.python_model import user_model_from_document
@@ -20,7 +22,7 @@ from puzzleplan.plans.context import SearchContext
 from puzzleplan.plans.engines import ENGINES
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.search import pbfs
-from puzzleplan.plans.search.pbfs import WorkerError, WorkerGroup, explore_parallel, stable_hash
+from puzzleplan.plans.search.pbfs import WorkerGroup, explore_parallel, stable_hash
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.types import Limits, Request, Status
 
@@ -212,7 +214,7 @@ def test_worker_exception_is_reported(tmp_path: Path, no_leftover_workers) -> No
                 yield "up", s + 1
     '''))
     (tmp_path / "boom.yaml").write_text("puzzle: python:./boom.py:Boom\n")
-    with pytest.raises(WorkerError, match="rule bug at 3"):
+    with pytest.raises(ModelError, match="rule bug at 3"):  # the user's bug, in one line
         explore_parallel(_user(tmp_path / "boom.yaml"), 2)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..context import SearchContext
+from ..memory import resident_mb
 from .common import POLL_EVERY
 
 
@@ -189,7 +190,12 @@ def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any
     the generic one. Building its tables (pattern databases) polls the context's limits."""
     if options.get("native", True) and hasattr(model, "native_searcher"):
         started = ctx.elapsed()
-        extra = {"partition": options["partition"]} if options.get("partition") else {}
+        extra: dict[str, Any] = {"partition": options["partition"]} if options.get("partition") else {}
+        if ctx.limits.memory_mb is None:
+            extra["memory_limit_mb"] = float("inf")
+        else:  # the limit is on the whole process: tables get what it does not hold yet
+            extra["memory_limit_mb"] = max(0.0, ctx.limits.memory_mb - resident_mb())
+
         def building(done: int, total: int) -> None:
             ctx.phase = f"building pattern databases {100 * done // max(total, 1)}%"
             ctx.poll()
