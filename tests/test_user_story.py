@@ -253,3 +253,34 @@ def test_singular_words(capsys) -> None:
     assert code == 1 and "1 moves" not in out and "within 1 move" in out
     code, out, _ = run_cli(capsys, "explore", HANOI)
     assert "(1 goal state)" in out
+
+
+def test_uncapped_dfs_through_the_api_stops_at_the_memory_limit() -> None:
+    """Without the file's cap, a graph DFS on the safe's 10^13 states once grew to 13.5 GB."""
+    model = load(SAFE)
+    model.max_moves = None
+    result = solve(model, "dfs", Request(limits=Limits(memory_mb=1, time_limit=60)))
+    assert result.status is Status.LIMIT_REACHED and "memory" in result.message
+
+
+def test_explore_stops_at_the_memory_limit(capsys) -> None:
+    code, out, _ = run_cli(capsys, "explore", EXAMPLES / "tiles" / "words-3x4.yaml", "--memory-limit", "1")
+    assert code == 3 and "memory limit" in out
+
+
+def test_cold_kernels_are_announced(capsys, monkeypatch) -> None:
+    import puzzleplan.plans.warmup as warmup
+    monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
+    code, out, err = run_cli(capsys, "solve", SMALL)
+    assert code == 0 and "compiling the search kernels" in err and "warm-up" in err
+    code, out, err = run_cli(capsys, "solve", SMALL, "--quiet")
+    assert err == ""
+
+
+def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
+    from puzzleplan.models import tiles_pdb
+    before = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
+    code, report = run_json(capsys, "warm-up")
+    assert code == 0 and report["cached"] is True
+    after = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
+    assert before == after
