@@ -14,7 +14,7 @@ Plans end at the first goal they reach (a plan through a goal at depth d would b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .context import LimitReached, SearchContext
 from .search.common import POLL_EVERY
@@ -67,7 +67,7 @@ class OptimalPlans:
 
 
 def all_optimal_plans(model: Any, ctx: SearchContext | None = None, count_only: bool = False,
-                      limit: int | None = None) -> OptimalPlans:
+                      limit: int | None = None, accept: Callable[[list[str]], None] | None = None) -> OptimalPlans:
     """Count (and unless `count_only`, list up to `limit`) the optimal plans of `model`.
 
     Honours the model's cap (`max_moves`) and the context's limits; a limit hit while counting
@@ -93,7 +93,7 @@ def all_optimal_plans(model: Any, ctx: SearchContext | None = None, count_only: 
     if not count_only:
         result.plans = []
         try:
-            _enumerate(model, ctx, layers, depth_of, goals, limit, result.plans)
+            _enumerate(model, ctx, layers, depth_of, goals, limit, result.plans, accept)
         except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
             result.message = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc) or "out of memory"
         result.complete = len(result.plans) == count
@@ -145,8 +145,10 @@ def _count(model: Any, ctx: SearchContext) -> Any:
 
 
 def _enumerate(model: Any, ctx: SearchContext, layers: list[list[Any]], depth_of: dict[Any, int],
-               goals: list[Any], limit: int | None, out: list[list[str]]) -> None:
-    """Append every optimal plan (at most `limit`) to `out`, in successor order."""
+               goals: list[Any], limit: int | None, out: list[list[str]],
+               accept: Callable[[list[str]], None] | None = None) -> None:
+    """Append every optimal plan (at most `limit`) to `out`, in successor order; `accept` (the
+    plan checker) sees each plan first, within the same limits."""
     stats = ctx.stats
     length = len(layers) - 1
     # useful[k]: states at depth k with a path of shortest edges to a goal at depth `length`
@@ -164,6 +166,8 @@ def _enumerate(model: Any, ctx: SearchContext, layers: list[list[Any]], depth_of
         return
     start = layers[0][0]
     if length == 0:
+        if accept is not None:
+            accept([])
         out.append([])
         return
 
@@ -182,7 +186,10 @@ def _enumerate(model: Any, ctx: SearchContext, layers: list[list[Any]], depth_of
             continue
         action, child = step
         if len(stack) == length:  # child is a goal at the optimal depth
-            out.append(model.plan_moves(actions + [action]))
+            plan = model.plan_moves(actions + [action])
+            if accept is not None:
+                accept(plan)
+            out.append(plan)
             if limit is not None and len(out) >= limit:
                 return
             continue

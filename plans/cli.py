@@ -313,11 +313,12 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     if not args.all_optimal:
         raise InputError("--count-only and --limit go with --all-optimal")
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
-    found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit)
-    for plan in found.plans or []:
+
+    def checked(plan: list[str]) -> None:  # every listed plan is replayed, within the limits
         report = check_plan(model, plan, "printed")
         if not report.valid:
             raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
+    found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit, accept=checked)
     if args.json:
         print(json.dumps({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()}))
     else:

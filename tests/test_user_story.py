@@ -284,3 +284,14 @@ def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
     assert code == 0 and report["cached"] is True
     after = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
     assert before == after
+
+
+def test_all_optimal_checks_within_the_time_limit(capsys) -> None:
+    """207,936 optimal plans: listing and checking them stop together at the limit."""
+    started = time.monotonic()
+    code, data = run_json(capsys, "solve", EXAMPLES / "rush-hour" / "seed-003-card.yaml", "--all-optimal",
+                          "--time-limit", "1")
+    elapsed = time.monotonic() - started
+    assert code == 0 and data["count"] == 207_936 and not data["complete"]
+    assert "time limit" in data["message"] and 0 < len(data["plans"]) < data["count"]
+    assert elapsed < 1 * 1.1 + 2
