@@ -25,7 +25,7 @@ from typing import Any
 
 from puzzleplan.models import load
 from puzzleplan.plans.solve import default_engine, solve
-from puzzleplan.plans.types import Limits, Request, Result, Status
+from puzzleplan.plans.core.types import Limits, Request, Result, Status
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED000 = ROOT / "examples" / "rush-hour" / "seed-000-hardest.yaml"

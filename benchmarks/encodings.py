@@ -14,7 +14,7 @@ from pathlib import Path
 from puzzleplan.encoders.certify import compare, proof_options, sat_options
 from puzzleplan.models import load
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request
+from puzzleplan.plans.core.types import Request
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = [

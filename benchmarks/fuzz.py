@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 os.environ.setdefault("PUZZLEPLAN_PDB_BUDGET", "4")
 
 from fuzzing import Outcome, make_case, run_case  # noqa: E402
-from puzzleplan.plans.engines import ENGINES  # noqa: E402
+from puzzleplan.plans.core.engines import ENGINES  # noqa: E402
 
 
 class Hang(Exception):

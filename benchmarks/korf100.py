@@ -62,10 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PUZZLEPLAN_CACHE_DIR"] = tempfile.mkdtemp(prefix="korf100-cache-")
 
     # Imported after the cache directory is chosen: the database module reads it at use.
-    from puzzleplan.models import tiles_pdb
-    from puzzleplan.models.tiles import TilesPuzzle
+    from puzzleplan.models.tiles import pdb as tiles_pdb
+    from puzzleplan.models.tiles.model import TilesPuzzle
     from puzzleplan.plans.solve import solve
-    from puzzleplan.plans.types import Request, Status
+    from puzzleplan.plans.core.types import Request, Status
 
     instances = read_instances(DATA)
     chosen = selection(args.only, len(instances))

@@ -25,11 +25,11 @@ import threading
 import time
 from typing import Any
 
-from puzzleplan.models.tiles import TilesPuzzle
-from puzzleplan.plans.context import SearchContext
-from puzzleplan.plans.memory import resident_mb
+from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.memory import resident_mb
 from puzzleplan.plans.explore import explore
-from puzzleplan.plans.search.pbfs import WorkerGroup, explore_parallel, start_method
+from puzzleplan.plans.parallel.pbfs import WorkerGroup, explore_parallel, start_method
 
 BIG = ("a a b b / c c d d / e e e _", "_ a b c / d e a b / c d e e")
 SMALL = ("1 2 3 4 5 / 6 7 8 9 _", "_ 9 8 7 6 / 5 4 3 2 1")

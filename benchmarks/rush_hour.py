@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from puzzleplan.models import load
-from puzzleplan.plans import engines
+from puzzleplan.plans.core import engines
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request
+from puzzleplan.plans.core.types import Request
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = ROOT / "examples" / "rush-hour" / "seed-000-hardest.yaml"
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     registered = "plan" in engines.ENGINES
     if not registered:   # until the registry lists it: in process only, the CLI cannot see it
-        engines.ENGINES["plan"] = ("puzzleplan.plans.search.planning:run", "Bird's planning search")
+        engines.ENGINES["plan"] = ("puzzleplan.models.rush_hour.planning:run", "Bird's planning search")
 
     print(f"seed 000's board ({BOARD.relative_to(ROOT)}), {platform.python_implementation()} "
           f"{platform.python_version()}, {platform.machine()}, best of {args.repeat}")

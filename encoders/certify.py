@@ -15,8 +15,8 @@ from typing import Any, Callable, Iterator
 
 from puzzleplan.plans.check import check_plan
 
-from .base import Answer, EncodingOptions, HorizonResult, encoding_class
-from .runner import Deadline, stream
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, encoding_class
+from puzzleplan.encoders.runner import Deadline, stream
 
 
 @dataclass
@@ -75,10 +75,10 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
                workers: int | None, time_limit: float | None) -> Iterator[HorizonResult]:
     cls = encoding_class(encoding)
     if cls.backend == "sat":
-        from .sat.base import solve_fixed
+        from puzzleplan.encoders.sat.base import solve_fixed
         yield solve_fixed(cls(model, options), horizon, solver)
     else:
-        from .cpsat.base import solve
+        from puzzleplan.encoders.cpsat.base import solve
         yield solve(cls(model, options), horizon, workers=workers, time_limit=time_limit)
 
 

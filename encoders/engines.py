@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from puzzleplan.plans.context import SearchContext
+from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.search.common import finish
-from puzzleplan.plans.types import Request, Result, Status
+from puzzleplan.plans.core.types import Request, Result, Status
 
-from . import horizon as strategies
-from .base import Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for
-from .runner import Deadline, stream
-from puzzleplan.plans.words import count
+from puzzleplan.encoders import horizon as strategies
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for
+from puzzleplan.encoders.runner import Deadline, stream
+from puzzleplan.plans.core.words import count
 
 DEFAULT_MAX_HORIZON = 200
 OPTION_KEYS = ("goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card")
@@ -46,7 +46,7 @@ def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
 def _sat_calls(model: Any, encoding: str, options: EncodingOptions, solver: str, strategy: str,
                lower: int, cap: int, mode: str, parity: int | None) -> Iterator[Any]:
     """Runs in the child: yields HorizonResults, then the Outcome."""
-    from .sat.base import IncrementalSat, solve_fixed, supports_assumptions
+    from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed, supports_assumptions
     cls = encoding_class(encoding)
     if strategy == "increasing" and supports_assumptions(solver):
         incremental = IncrementalSat(cls(model, options), solver)
@@ -58,7 +58,7 @@ def _sat_calls(model: Any, encoding: str, options: EncodingOptions, solver: str,
 
 def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Request, ctx: SearchContext,
               strategy: str, lower: int, cap: int, mode: str, parity: int | None) -> Iterator[Any]:
-    from .cpsat.base import solve
+    from puzzleplan.encoders.cpsat.base import solve
     cls = encoding_class(encoding)
     opts = request.options
 
@@ -92,7 +92,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     stats = ctx.stats
     stats.extra.update({"encoding": encoding, "strategy": strategy, "semantics": options.goal, "calls": []})
     if backend == "sat":
-        from .sat.base import known_solver
+        from puzzleplan.encoders.sat.base import known_solver
         solver = opts.get("solver") or "cadical195"
         if not known_solver(solver):
             raise ValueError(f"--solver: {solver!r} is not a python-sat solver name (e.g. cadical195, glucose4, "
@@ -141,7 +141,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
 
 def _decoded(ctx: SearchContext, engine: str, model: Any, status: Status, moves: list[str], lower: int) -> Result:
     """A Result from decoded move strings (the runner replays them with the checker)."""
-    from puzzleplan.plans.types import Plan
+    from puzzleplan.plans.core.types import Plan
     cost_of = getattr(model, "plan_cost_of_moves", None)
     plan = Plan.of(moves, cost_of(moves) if cost_of else None)
     return Result(status, engine, plan, lower, ctx.finish())

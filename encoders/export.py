@@ -17,7 +17,7 @@ from typing import Any
 
 from pysat.formula import CNF
 
-from .base import EncodingOptions, encoding_class
+from puzzleplan.encoders.base import EncodingOptions, encoding_class
 
 
 def export_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path) -> Path:

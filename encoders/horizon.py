@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .base import Answer, EncodingOptions, HorizonResult
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult
 
 STRATEGIES = ("increasing", "binary", "fixed")
 

@@ -10,13 +10,13 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from .base import Model, ModelBase, ModelError, quote
-from .document import Document, parse_document, read_document
+from puzzleplan.models.base import Model, ModelBase, ModelError, quote
+from puzzleplan.models.document import Document, parse_document, read_document
 
 FAMILIES: dict[str, str] = {
-    "tiles": "puzzleplan.models.tiles:TilesPuzzle",
-    "rush-hour": "puzzleplan.models.rush_hour:RushHour",
-    "sokoban": "puzzleplan.models.sokoban:Sokoban",
+    "tiles": "puzzleplan.models.tiles.model:TilesPuzzle",
+    "rush-hour": "puzzleplan.models.rush_hour.model:RushHour",
+    "sokoban": "puzzleplan.models.sokoban.model:Sokoban",
 }
 
 
@@ -34,7 +34,7 @@ def from_document(doc: Document) -> Model:
     """
     puzzle = doc.get("puzzle")
     if isinstance(puzzle, str) and puzzle not in FAMILIES:
-        from .python_model import is_user_puzzle, user_model_from_document
+        from puzzleplan.models.user.model import is_user_puzzle, user_model_from_document
         if is_user_puzzle(puzzle):
             base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else None
             return user_model_from_document(doc, base)
@@ -54,7 +54,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
     Sokoban collections (.xsb/.sok) hold many levels; `level` picks one by number or title.
     """
     if Path(path).suffix.lower() in COLLECTION_SUFFIXES:
-        from .sokoban import load_collection
+        from puzzleplan.models.sokoban.model import load_collection
         return load_collection(path, level, overrides)
     if level is not None:
         raise ModelError(f"{path}: --level is for level collections (.xsb/.sok files)")

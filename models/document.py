@@ -32,7 +32,7 @@ import yaml
 from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
                          SequenceStartEvent, StreamEndEvent)
 
-from .base import ModelError, describe, quote, shorten
+from puzzleplan.models.base import ModelError, describe, quote, shorten
 
 try:  # libyaml's scanner and parser: the events come from C, ~10x faster
     from yaml import CBaseLoader as _EventSource

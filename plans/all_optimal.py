@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .context import LimitReached, SearchContext
-from .search.common import POLL_EVERY
-from .types import Stats, Status
-from .words import count as counted
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.search.common import POLL_EVERY
+from puzzleplan.plans.core.types import Stats, Status
+from puzzleplan.plans.core.words import count as counted
 
 
 @dataclass

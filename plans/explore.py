@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .context import LimitReached, SearchContext
-from .search.common import POLL_EVERY
-from .search.layered import Layer, PackedSpace, next_layer, packed_space, worker_pool
-from .types import Stats
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.search.common import POLL_EVERY
+from puzzleplan.plans.search.layered import Layer, PackedSpace, next_layer, packed_space, worker_pool
+from puzzleplan.plans.core.types import Stats
 
 
 @dataclass

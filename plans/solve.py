@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .check import CheckReport, check_plan
-from .context import LimitReached, SearchContext
-from .engines import ENGINES, engine
-from .types import Request, Result, Stats, Status
+from puzzleplan.plans.check import CheckReport, check_plan
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.core.engines import ENGINES, engine
+from puzzleplan.plans.core.types import Request, Result, Stats, Status
 
 
 class EngineBug(RuntimeError):

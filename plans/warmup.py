@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-KERNEL_MODULES = ("puzzleplan.models.tiles_kernels", "puzzleplan.models.tiles_pdb")
+KERNEL_MODULES = ("puzzleplan.models.tiles.kernels", "puzzleplan.models.tiles.pdb")
 
 # A 3x3 board far enough from its goal that IDA* runs its kernel with tables and without.
 _WARM_UP_PUZZLE = """\
@@ -60,8 +60,8 @@ def warm_up() -> dict[str, Any]:
 
     The tables are built in a temporary cache, so the user's cache is left as it was."""
     from puzzleplan.models import load
-    from .solve import solve
-    from .types import Request
+    from puzzleplan.plans.solve import solve
+    from puzzleplan.plans.core.types import Request
     started = time.monotonic()
     saved = os.environ.get("PUZZLEPLAN_CACHE_DIR")
     with tempfile.TemporaryDirectory(prefix="puzzleplan-warm-up-") as scratch:

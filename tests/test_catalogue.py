@@ -5,10 +5,10 @@ import pytest
 
 from catalogue import CASES, feasible
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.engines import OPTIMAL_ENGINES
+from puzzleplan.plans.core.engines import OPTIMAL_ENGINES
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 ENGINES = ["bfs", "pbfs", "astar", "idastar", "dfs", "greedy", "plan", "sat", "cpsat"]
 

@@ -13,10 +13,10 @@ import pytest
 
 from catalogue import CASES, EXAMPLES, Case
 from puzzleplan.models import load
-from puzzleplan.plans.context import SearchContext
+from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.search.depth_first import GenericDepthFirst
 from puzzleplan.plans.solve import default_engine, solve
-from puzzleplan.plans.types import Limits, Request, Result, Status
+from puzzleplan.plans.core.types import Limits, Request, Result, Status
 
 LIMITS = Limits(time_limit=60)
 SEED000 = EXAMPLES / "rush-hour" / "seed-000-hardest.yaml"

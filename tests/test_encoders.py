@@ -16,10 +16,10 @@ from helpers import run_cli, run_json
 from puzzleplan.encoders.base import Answer, EncodingOptions, encodings_for, proves_no_plan_up_to
 from puzzleplan.encoders.certify import proof_options, solve_one
 from puzzleplan.models import load, loads
-from puzzleplan.models.tiles import TilesPuzzle
+from puzzleplan.models.tiles.model import TilesPuzzle
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 TILES = encodings_for("tiles")
 SMALL = EXAMPLES / "tiles" / "seed-002-small.yaml"

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzzing import make_case, run_case
-from puzzleplan.plans.engines import ENGINES
+from puzzleplan.plans.core.engines import ENGINES
 
 MAX_SECONDS = 30.0  # every case carries --time-limit <= 2 where a search runs
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from puzzleplan.models import ModelError, load, loads
 from puzzleplan.models.base import MESSAGE_LIMIT, quote
 from puzzleplan.models.document import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
-from puzzleplan.models.python_model import UserHookError
+from puzzleplan.models.user.model import UserHookError
 from puzzleplan.plans.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogue import CASES
-from puzzleplan.models.tiles import TilesPuzzle
-from puzzleplan.plans.context import SearchContext
+from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.search import layered
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 from test_rush_hour import boards
 
 PACKED = [c for c in CASES if c.blind_ok and layered.packed_space(c.model()) is not None]

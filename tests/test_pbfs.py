@@ -14,17 +14,17 @@ from puzzleplan.models.base import ModelError
 
 from puzzleplan.models import load
 from puzzleplan.models.document import read_document
-from puzzleplan.models.python_model import user_model_from_document
-from puzzleplan.models.tiles import TilesPuzzle
+from puzzleplan.models.user.model import user_model_from_document
+from puzzleplan.models.tiles.model import TilesPuzzle
 from puzzleplan.plans.all_optimal import all_optimal_plans
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.context import SearchContext
-from puzzleplan.plans.engines import ENGINES
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.engines import ENGINES
 from puzzleplan.plans.explore import explore
-from puzzleplan.plans.search import pbfs
-from puzzleplan.plans.search.pbfs import WorkerGroup, explore_parallel, stable_hash
+from puzzleplan.plans.parallel import pbfs
+from puzzleplan.plans.parallel.pbfs import WorkerGroup, explore_parallel, stable_hash
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -79,7 +79,7 @@ def groups():
 def pbfs_engine(monkeypatch):
     """Registers the engine for solve() when the registry does not have it yet."""
     if "pbfs" not in ENGINES:
-        monkeypatch.setitem(ENGINES, "pbfs", ("puzzleplan.plans.search.pbfs:run", "parallel breadth-first search"))
+        monkeypatch.setitem(ENGINES, "pbfs", ("puzzleplan.plans.parallel.pbfs:run", "parallel breadth-first search"))
 
 
 def _user(path: Path):
@@ -160,7 +160,7 @@ def test_string_states_partition_consistently(tmp_path: Path, groups) -> None:
 def test_stable_hash_is_the_same_in_another_process() -> None:
     values = ["abc", b"\x00\x01", 12345678901234567890, (1, "x", b"y", (None, True)), frozenset({"a", "b"})]
     here = [stable_hash(v) for v in values]
-    code = ("from puzzleplan.plans.search.pbfs import stable_hash; "
+    code = ("from puzzleplan.plans.parallel.pbfs import stable_hash; "
             f"print([stable_hash(v) for v in {values!r}])")
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": "12345"}).stdout.strip()

@@ -18,12 +18,12 @@ import pytest
 from catalogue import EXAMPLES
 from helpers import run_cli
 from puzzleplan.models import load
-from puzzleplan.models import tiles_kernels as K
-from puzzleplan.models import tiles_pdb as pdb
-from puzzleplan.models.tiles import TilesPuzzle
-from puzzleplan.plans.context import LimitReached
+from puzzleplan.models.tiles import kernels as K
+from puzzleplan.models.tiles import pdb
+from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.plans.core.context import LimitReached
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 KORF79 = EXAMPLES / "tiles" / "korf-079.yaml"
 EIGHT = EXAMPLES / "tiles" / "eight-31.yaml"

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from puzzleplan.models import load, loads
-from puzzleplan.plans import engines
+from puzzleplan.plans.core import engines
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.context import SearchContext
-from puzzleplan.plans.search import planning
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.models.rush_hour import planning
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request, Status
+from puzzleplan.plans.core.types import Request, Status
 
 ROOT = Path(__file__).resolve().parent.parent
 RUSH_HOUR = sorted((ROOT / "examples" / "rush-hour").glob("*.yaml"))
@@ -24,7 +24,7 @@ def plan_engine(monkeypatch):
     """Register the engine for these tests unless the registry already has it."""
     if "plan" not in engines.ENGINES:
         monkeypatch.setitem(engines.ENGINES, "plan",
-                            ("puzzleplan.plans.search.planning:run", "Bird's planning search (Rush Hour)"))
+                            ("puzzleplan.models.rush_hour.planning:run", "Bird's planning search (Rush Hour)"))
 
 
 def _checked(model, result) -> None:

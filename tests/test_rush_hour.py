@@ -13,7 +13,7 @@ from puzzleplan.models import load, loads
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request, Status
+from puzzleplan.plans.core.types import Request, Status
 
 RH = EXAMPLES / "rush-hour"
 SEED0 = RH / "seed-000-hardest.yaml"

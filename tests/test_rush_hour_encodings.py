@@ -18,7 +18,7 @@ from puzzleplan.encoders.sat.rush_hour import Geometry, RushHourOneHot, RushHour
 from puzzleplan.models import load, loads
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request, Status
+from puzzleplan.plans.core.types import Request, Status
 
 RH = Path(__file__).resolve().parent.parent / "examples" / "rush-hour"
 METRICS = ("step", "slide")

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 import puzzleplan.models as models
 import puzzleplan.plans.check as check
 from puzzleplan.models import ModelError, load, loads
-from puzzleplan.models.sokoban import Sokoban, load_collection
+from puzzleplan.models.sokoban.model import Sokoban, load_collection
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.context import SearchContext
+from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.search import bfs
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request, Status
+from puzzleplan.plans.core.types import Request, Status
 
 SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
 EXAMPLES = sorted(SOK.glob("*.yaml"))
@@ -30,9 +30,9 @@ def registered():
     """Register the family and its checker for these tests if the registries lack them."""
     with pytest.MonkeyPatch.context() as mp:
         if "sokoban" not in models.FAMILIES:
-            mp.setitem(models.FAMILIES, "sokoban", "puzzleplan.models.sokoban:Sokoban")
+            mp.setitem(models.FAMILIES, "sokoban", "puzzleplan.models.sokoban.model:Sokoban")
         if "sokoban" not in check.CHECKERS:
-            mp.setitem(check.CHECKERS, "sokoban", "puzzleplan.plans.checkers.sokoban:replay")
+            mp.setitem(check.CHECKERS, "sokoban", "puzzleplan.plans.check.sokoban:replay")
         yield
 
 

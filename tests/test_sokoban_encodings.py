@@ -19,7 +19,7 @@ from puzzleplan.encoders.sat.sokoban import SokobanOneHot
 from puzzleplan.models import load
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request
+from puzzleplan.plans.core.types import Request
 
 SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
 REGISTRY = {"sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",

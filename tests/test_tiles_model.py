@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzleplan.models import loads
-from puzzleplan.models.tiles import TilesPuzzle
+from puzzleplan.models.tiles.model import TilesPuzzle
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Request, Status
+from puzzleplan.plans.core.types import Request, Status
 
 FACES = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzleplan.models import tiles_pdb as pdb
-from puzzleplan.models.tiles import TilesPuzzle
-from puzzleplan.models.tiles_kernels import HeuristicTables, TilesDepthFirst, heuristic
-from puzzleplan.plans.context import SearchContext
+from puzzleplan.models.tiles import pdb
+from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.models.tiles.kernels import HeuristicTables, TilesDepthFirst, heuristic
+from puzzleplan.plans.core.context import SearchContext
 
 BOARDS = {
     "2x3": ("1 2 3 / 4 5 _", "_ 5 4 / 3 2 1"),
@@ -341,7 +341,7 @@ def test_idastar_with_databases_finds_the_optimum(name: str) -> None:
 @pytest.mark.parametrize("kind", ["pdb", "manhattan"])
 @pytest.mark.parametrize("name", ["3x3", "3x3 repeated", "2x4 repeated"])
 def test_incremental_values_match_a_fresh_computation(name: str, kind: str) -> None:
-    from puzzleplan.models import tiles_kernels as K
+    from puzzleplan.models.tiles import kernels as K
 
     model = model_of(name)
     partition = [[model.faces[f] for f in p] for p in pdb.auto_partition(geometry_of(model), 400)]

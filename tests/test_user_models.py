@@ -1,6 +1,6 @@
 """User-defined families: a Python class named in YAML (`python:` spec or an entry point).
 
-The loader tests call `puzzleplan.models.python_model` directly. The CLI tests need the hook in
+The loader tests call `puzzleplan.models.user.model` directly. The CLI tests need the hook in
 `puzzleplan.models.from_document`; until it is there they skip (detected at run time).
 """
 from __future__ import annotations
@@ -15,12 +15,12 @@ import pytest
 from helpers import run_cli
 from puzzleplan.models import ModelError, load
 from puzzleplan.models.document import parse_document, read_document
-from puzzleplan.models.python_model import (ENTRY_POINT_GROUP, UserModel, entry_point_names, is_user_puzzle,
+from puzzleplan.models.user.model import (ENTRY_POINT_GROUP, UserModel, entry_point_names, is_user_puzzle,
                                             resolve_family, user_model_from_document)
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 ROOT = Path(__file__).resolve().parent.parent
 USER = ROOT / "examples" / "user"

@@ -15,9 +15,9 @@ from catalogue import CASES, EXAMPLES
 from helpers import run_cli, run_json
 from puzzleplan.models import load
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.memory import default_memory_limit_mb, parse_memory_limit
+from puzzleplan.plans.core.memory import default_memory_limit_mb, parse_memory_limit
 from puzzleplan.plans.solve import solve
-from puzzleplan.plans.types import Limits, Request, Status
+from puzzleplan.plans.core.types import Limits, Request, Status
 
 SAFE = EXAMPLES / "tiles" / "malok-safe.yaml"
 SMALL = EXAMPLES / "tiles" / "seed-002-small.yaml"
@@ -278,7 +278,7 @@ def test_cold_kernels_are_announced(capsys, monkeypatch) -> None:
 
 
 def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
-    from puzzleplan.models import tiles_pdb
+    from puzzleplan.models.tiles import pdb as tiles_pdb
     before = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
     code, report = run_json(capsys, "warm-up")
     assert code == 0 and report["cached"] is True

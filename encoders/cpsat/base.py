@@ -12,7 +12,7 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from ..base import Answer, EncodingOptions, HorizonResult
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult
 
 
 class CpEncoding:

@@ -40,11 +40,11 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from puzzleplan.models.rush_hour import MOVE_RE
+from puzzleplan.models.rush_hour.model import MOVE_RE
 
-from ..base import EncodingOptions
-from ..sat.rush_hour import Geometry
-from .base import CpEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.rush_hour import Geometry
+from puzzleplan.encoders.cpsat.base import CpEncoding
 
 
 class _RushHourCp(CpEncoding):

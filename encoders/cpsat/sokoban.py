@@ -31,9 +31,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..base import EncodingOptions
-from ..sat.sokoban import INF, LETTERS, OPPOSITE, SokobanLevel, check_metric
-from .base import CpEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.sokoban import INF, LETTERS, OPPOSITE, SokobanLevel, check_metric
+from puzzleplan.encoders.cpsat.base import CpEncoding
 
 IDLE = 4
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..base import EncodingOptions
-from .base import CpEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.cpsat.base import CpEncoding
 
 DIRS = "URDL"
 IDLE = 4

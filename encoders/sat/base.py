@@ -16,7 +16,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..base import Answer, EncodingOptions, HorizonResult
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult
 
 Clause = list[int]
 

@@ -67,8 +67,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..base import EncodingOptions
-from .base import Clause, SatEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.base import Clause, SatEncoding
 
 Lit = Any   # an int literal, or the constants True / False (always tested with `is`)
 

@@ -45,8 +45,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EncodingOptions
-from .base import Clause, SatEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.base import Clause, SatEncoding
 
 LETTERS = "udlr"          # the model's direction order (models/sokoban.py DIRS)
 OPPOSITE = (1, 0, 3, 2)

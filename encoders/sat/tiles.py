@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EncodingOptions
-from .base import Clause, SatEncoding
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.base import Clause, SatEncoding
 
 DIRS = "URDL"
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ..context import SearchContext
-from ..types import Request, Result, Status
-from ..words import count
-from .common import POLL_EVERY, finish, trace_back
-from .layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.core.words import count
+from puzzleplan.plans.search.common import POLL_EVERY, finish, trace_back
+from puzzleplan.plans.search.layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

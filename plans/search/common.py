@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..context import SearchContext
-from ..types import Plan, Result, Status
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Plan, Result, Status
 
 POLL_EVERY = 4096  # nodes between limit checks in the Python loops
 

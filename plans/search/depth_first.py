@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import SearchContext
-from ..memory import resident_mb
-from .common import POLL_EVERY
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.memory import resident_mb
+from puzzleplan.plans.search.common import POLL_EVERY
 
 
 class GenericDepthFirst:

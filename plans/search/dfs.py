@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import SearchContext
-from ..types import Request, Result, Status
-from ..words import count
-from .common import POLL_EVERY, finish
-from .depth_first import GenericDepthFirst, searcher_for
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.core.words import count
+from puzzleplan.plans.search.common import POLL_EVERY, finish
+from puzzleplan.plans.search.depth_first import GenericDepthFirst, searcher_for
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

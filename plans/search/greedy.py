@@ -9,9 +9,9 @@ import heapq
 import itertools
 from typing import Any
 
-from ..context import SearchContext
-from ..types import Request, Result, Status
-from .common import POLL_EVERY, finish, trace_back
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.search.common import POLL_EVERY, finish, trace_back
 
 
 def run(model: Any, request: Request, ctx: SearchContext) -> Result:

@@ -33,7 +33,7 @@ from typing import Any, ContextManager, Protocol, Sequence
 
 import numpy as np
 
-from ..context import SearchContext
+from puzzleplan.plans.core.context import SearchContext
 
 CHUNK = 1 << 18   # states expanded per numpy pass (bounds the temporary arrays: about 40 MB)
 MIN_THREAD_CHUNK = 1 << 12   # smaller pieces are not worth a thread hand-off

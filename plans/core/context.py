@@ -11,8 +11,8 @@ import sys
 import time
 from typing import TextIO
 
-from .memory import resident_mb
-from .types import Limits, Stats
+from puzzleplan.plans.core.memory import resident_mb
+from puzzleplan.plans.core.types import Limits, Stats
 
 
 class LimitReached(Exception):

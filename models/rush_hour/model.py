@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from .base import ModelBase
-from .document import Document
+from puzzleplan.models.base import ModelBase
+from puzzleplan.models.document import Document
 
 MAX_SIDE = 16
 MAX_CAP = 100_000
@@ -97,14 +97,14 @@ class RushHour(ModelBase):
     # -- construction ---------------------------------------------------------------------------
     @classmethod
     def from_document(cls, doc: Document) -> "RushHour":
-        from .rush_hour_notation import parse_document
+        from puzzleplan.models.rush_hour.notation import parse_document
         return parse_document(cls, doc)
 
     notations = ("grid", "vehicles", "yaml")
 
     def notation(self, kind: str) -> str:
         """The instance written in another notation: bare grid rows, or a YAML file."""
-        from .rush_hour_notation import to_grid_yaml, to_vehicles_yaml
+        from puzzleplan.models.rush_hour.notation import to_grid_yaml, to_vehicles_yaml
         if kind == "grid":
             return "\n".join(self.grid()) + "\n"
         return to_vehicles_yaml(self) if kind == "vehicles" else to_grid_yaml(self)
@@ -147,7 +147,7 @@ class RushHour(ModelBase):
 
     def packed_space(self) -> Any:
         """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
-        from .rush_hour_packed import RushHourPacked
+        from puzzleplan.models.rush_hour.packed import RushHourPacked
         return RushHourPacked(self) if RushHourPacked.fits(self) else None
 
     def plan_moves(self, actions: Sequence[tuple[int, int]]) -> list[str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..check import IllegalMove, has_separators, split_plan
-from ..words import clip
+from puzzleplan.plans.check import IllegalMove, has_separators, split_plan
+from puzzleplan.plans.core.words import clip
 
 _MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
 _RUN = re.compile(r"([^\s,;+-]+?)([+-])(\d+)")

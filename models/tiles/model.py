@@ -26,8 +26,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .base import ModelBase, describe, quote
-from .document import Document
+from puzzleplan.models.base import ModelBase, describe, quote
+from puzzleplan.models.document import Document
 
 BLANK = "_"
 DIRECTIONS = "URDL"                          # index = the seed's digit for that move
@@ -126,7 +126,7 @@ class TilesPuzzle(ModelBase):
 
     def packed_space(self) -> Any:
         """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
-        from .tiles_packed import TilesPacked
+        from puzzleplan.models.tiles.packed import TilesPacked
         return TilesPacked(self) if TilesPacked.fits(self) else None
 
     def plan_moves(self, actions: Sequence[int]) -> list[str]:
@@ -166,7 +166,7 @@ class TilesPuzzle(ModelBase):
     # -- heuristic ------------------------------------------------------------------------------
     @cached_property
     def tables(self) -> "Any":
-        from .tiles_kernels import HeuristicTables
+        from puzzleplan.models.tiles.kernels import HeuristicTables
         return HeuristicTables.build(self)
 
     def h(self, state: bytes) -> int:
@@ -177,12 +177,12 @@ class TilesPuzzle(ModelBase):
         and greedy): while the default tables would have to be built first (estimated at
         PROBE_MIN_SECONDS or more), the first PROBE_H_CALLS calls return `cheap_h`; the call
         after builds (or loads) the tables. Every value is admissible either way."""
-        from .tiles_kernels import heuristic
+        from puzzleplan.models.tiles.kernels import heuristic
         t = self.__dict__.get("tables")
         if t is None:
             left = self.__dict__.get("_cheap_calls_left")
             if left is None:
-                from .tiles_kernels import PROBE_H_CALLS, deferred_patterns
+                from puzzleplan.models.tiles.kernels import PROBE_H_CALLS, deferred_patterns
                 left = PROBE_H_CALLS if deferred_patterns(self) is not None else 0
             if left > 0:
                 self.__dict__["_cheap_calls_left"] = left - 1
@@ -193,7 +193,7 @@ class TilesPuzzle(ModelBase):
 
     def cheap_h(self, state: bytes) -> int:
         """The Manhattan + linear-conflict bound alone: never builds pattern databases."""
-        from .tiles_kernels import HeuristicTables, heuristic
+        from puzzleplan.models.tiles.kernels import HeuristicTables, heuristic
         return int(heuristic(np.frombuffer(state, dtype=np.uint8), *HeuristicTables.manhattan(self).arrays))
 
     def native_searcher(self, heuristic: str | None = None, progress: Any = None,
@@ -204,7 +204,7 @@ class TilesPuzzle(ModelBase):
         memory_limit_mb: tables whose build needs more are refused before allocating (ValueError;
         None: 75% of the available memory). None when the kernels cannot hold this board (the
         engines then use the generic search)."""
-        from .tiles_kernels import TilesDepthFirst
+        from puzzleplan.models.tiles.kernels import TilesDepthFirst
         if not TilesDepthFirst.supports(self):
             return None
         return TilesDepthFirst(self, heuristic, partition, progress=progress, memory_limit_mb=memory_limit_mb)

@@ -73,8 +73,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .base import ModelBase, ModelError, quote, shorten
-from .document import Document
+from puzzleplan.models.base import ModelBase, ModelError, quote, shorten
+from puzzleplan.models.document import Document
 
 PREFIX = "python:"
 ENTRY_POINT_GROUP = "puzzleplan.models"
@@ -226,7 +226,7 @@ def _class_of(module: Any, attr: str, where: str) -> type:
     missing = [m for m in REQUIRED if not callable(getattr(obj, m, None))]
     if missing:
         raise _SpecError(f"class {attr} lacks {', '.join(missing)}; a puzzle class needs "
-                         f"{', '.join(REQUIRED)} (see puzzleplan.models.python_model)")
+                         f"{', '.join(REQUIRED)} (see puzzleplan.models.user.model)")
     return obj
 
 
@@ -273,7 +273,7 @@ def _family_name(cls: type, origin: tuple[Any, ...]) -> str:
 
 
 def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "UserModel":
-    from . import FAMILIES  # late: this module is imported from the package's own loader
+    from puzzleplan.models import FAMILIES  # late: this module is imported from the package's own loader
     family = _family_name(cls, origin)
     if family in FAMILIES:
         raise doc.error("puzzle", f"{spec}: the class calls its family {quote(family)}, a built-in family; "
@@ -333,7 +333,7 @@ def _check_default_engine(cls: type, doc: Document, spec: str) -> None:
         return
     engine = getattr(cls, "default_engine")
     try:
-        from puzzleplan.plans.engines import ENGINES
+        from puzzleplan.plans.core.engines import ENGINES
         names: tuple[str, ...] = tuple(ENGINES)
     except ImportError:  # pragma: no cover - models used without the engines
         names = ("bfs", "astar", "idastar", "dfs", "greedy", "pbfs")

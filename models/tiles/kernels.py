@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from numba import njit
 
-from . import tiles_pdb
-from .tiles_pdb import HOT, INLINE, rank_cells, table_value
+from puzzleplan.models.tiles import pdb as tiles_pdb
+from puzzleplan.models.tiles.pdb import HOT, INLINE, rank_cells, table_value
 
 if TYPE_CHECKING:
-    from .tiles import TilesPuzzle
+    from puzzleplan.models.tiles.model import TilesPuzzle
 
 HEURISTICS = ("manhattan", "pdb")
 

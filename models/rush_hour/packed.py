@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .rush_hour import RushHour
+    from puzzleplan.models.rush_hour.model import RushHour
 
 BLOCKED = np.uint64(2**64 - 1)   # the "cell" beyond the board's edge: always occupied
 

@@ -13,15 +13,15 @@ from typing import Any, Sequence
 
 from puzzleplan.models import ModelError, load
 
-from . import engines as engine_registry
-from .check import PlanNotationError, check_plan, read_plan_argument
-from .words import clip, count
-from .context import LimitReached, SearchContext
-from .memory import resident_mb
-from .explore import explore
-from .search.layered import packed_space
-from .solve import EngineBug, default_engine, solve
-from .types import Limits, Request, Result, Status
+from puzzleplan.plans.core import engines as engine_registry
+from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
+from puzzleplan.plans.core.words import clip, count
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.core.memory import resident_mb
+from puzzleplan.plans.explore import explore
+from puzzleplan.plans.search.layered import packed_space
+from puzzleplan.plans.solve import EngineBug, default_engine, solve
+from puzzleplan.plans.core.types import Limits, Request, Result, Status
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
 MAX_CAP = 100_000
@@ -45,7 +45,7 @@ def _whole(low: int, high: int | None = None):
 
 
 def _memory(text: str) -> int | None:
-    from .memory import parse_memory_limit
+    from puzzleplan.plans.core.memory import parse_memory_limit
     try:
         return parse_memory_limit(text)
     except ValueError:
@@ -302,14 +302,14 @@ def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> Non
     """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
     if model.family != "tiles" or engine not in ("idastar", "dfs") or args.quiet or args.json:
         return
-    from .warmup import kernels_cached
+    from puzzleplan.plans.warmup import kernels_cached
     if not kernels_cached():
         print("puzzleplan: note: compiling the search kernels first (about 10 s, once per installation; "
               "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
 
 def _all_optimal(args: argparse.Namespace, model: Any) -> int:
-    from .all_optimal import all_optimal_plans
+    from puzzleplan.plans.all_optimal import all_optimal_plans
     if not args.all_optimal:
         raise InputError("--count-only and --limit go with --all-optimal")
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
@@ -371,7 +371,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     model = _load(args)
     ctx = SearchContext.for_terminal(_limits(args), quiet=args.quiet or args.json)
     if args.workers and packed_space(model) is None:
-        from .search.pbfs import explore_parallel
+        from puzzleplan.plans.parallel.pbfs import explore_parallel
         out = explore_parallel(model, args.workers, ctx)
     else:   # packed states: the array sweep, on threads when --workers asks for them
         out = explore(model, ctx, workers=args.workers or 1)
@@ -652,7 +652,7 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def cmd_pdb(args: argparse.Namespace) -> int:
-    from puzzleplan.models import tiles_pdb
+    from puzzleplan.models.tiles import pdb as tiles_pdb
     if args.pdb_command == "clear":
         print(f"removed {tiles_pdb.clear_cache()} table files from {tiles_pdb.cache_dir()}")
         return EXIT_OK
@@ -714,7 +714,7 @@ def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
     """--partition of `solve`, checked against the model's faces before any search."""
     if model.family != "tiles":
         raise InputError(f"{args.file}: --partition is for tiles puzzles, not {model.family}")
-    from puzzleplan.models import tiles_pdb
+    from puzzleplan.models.tiles import pdb as tiles_pdb
     groups = _partition(args.partition)
     try:
         tiles_pdb.partition_of(tiles_pdb.Geometry(model.rows, model.cols, model.goal), model.faces, groups)
@@ -770,7 +770,7 @@ def cmd_encodings(args: argparse.Namespace) -> int:
 
 
 def cmd_warm_up(args: argparse.Namespace) -> int:
-    from .warmup import warm_up
+    from puzzleplan.plans.warmup import warm_up
     report = warm_up()
     if args.json:
         print(json.dumps(report))

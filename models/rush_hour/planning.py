@@ -67,10 +67,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import LimitReached, SearchContext
-from ..types import Request, Result, Status
-from ..words import count
-from .common import POLL_EVERY, finish
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.core.words import count
+from puzzleplan.plans.search.common import POLL_EVERY, finish
 
 ENGINE = "plan"
 FREE = -1

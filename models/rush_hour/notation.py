@@ -9,17 +9,17 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from .base import describe, quote
-from .document import Document
+from puzzleplan.models.base import describe, quote
+from puzzleplan.models.document import Document
 
 if TYPE_CHECKING:
-    from .rush_hour import RushHour, Vehicle
+    from puzzleplan.models.rush_hour.model import RushHour, Vehicle
 
 NAME_POOL = "BCDEFGHIJKLMNPQRSTUVWYZ"
 
 
 def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
-    from .rush_hour import EXITS, EXPECT_KEYS, KEYS, MAX_CAP
+    from puzzleplan.models.rush_hour.model import EXITS, EXPECT_KEYS, KEYS, MAX_CAP
     doc.check_keys(KEYS)
     doc.text("description", "")
     given = [k for k in ("board", "vehicles", "typed") if doc.has(k)]
@@ -49,7 +49,7 @@ def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
 
 # -- grid --------------------------------------------------------------------------------------
 def _grid_rows(doc: Document, key: str) -> list[str]:
-    from .rush_hour import MAX_SIDE
+    from puzzleplan.models.rush_hour.model import MAX_SIDE
     value = doc.get(key)
     if not isinstance(value, str):
         raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters, "
@@ -83,7 +83,7 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
 
 def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) -> list["Vehicle"]:
     """Vehicles from {name: cells}; each must be a straight contiguous run of >= 2 cells."""
-    from .rush_hour import Vehicle
+    from puzzleplan.models.rush_hour.model import Vehicle
     vehicles = []
     for name, where in cells.items():
         rows = {r for r, _ in where}
@@ -101,7 +101,7 @@ def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) 
 
 
 def _read_grid(doc: Document):
-    from .rush_hour import EMPTY, WALL
+    from puzzleplan.models.rush_hour.model import EMPTY, WALL
     rows = _grid_rows(doc, "board")
     cells: dict[str, list[tuple[int, int]]] = {}
     walls = []
@@ -135,7 +135,7 @@ _NUMBER = re.compile(r"[0-9]{1,9}\Z")
 
 
 def _read_vehicle_list(doc: Document):
-    from .rush_hour import MAX_SIDE, Vehicle
+    from puzzleplan.models.rush_hour.model import MAX_SIDE, Vehicle
     nrows = doc.integer("rows", 6, low=2, high=MAX_SIDE)
     ncols = doc.integer("cols", 6, low=2, high=MAX_SIDE)
     items = doc.get("vehicles")
@@ -200,7 +200,7 @@ def _parts(item: Any) -> list[str]:
 
 # -- typed grid (seed 000) ---------------------------------------------------------------------
 def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
-    from .rush_hour import MAX_SIDE
+    from puzzleplan.models.rush_hour.model import MAX_SIDE
     types = doc.mapping("types")
     out = {}
     for ch, spec in types.items():
@@ -220,7 +220,7 @@ def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
 
 
 def _read_typed(doc: Document):
-    from .rush_hour import Vehicle
+    from puzzleplan.models.rush_hour.model import Vehicle
     rows = _grid_rows(doc, "typed")
     types = _read_types(doc)
     primary_type = doc.text("primary")

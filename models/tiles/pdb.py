@@ -508,9 +508,9 @@ def estimate_seconds(pattern: Pattern) -> float:
 # -- memory ----------------------------------------------------------------------------------------
 def default_memory_limit_mb() -> float | None:
     """The memory table builds may take when no limit is given: the process-wide default
-    (`puzzleplan.plans.memory`, 75 % of the available memory or $PUZZLEPLAN_MEMORY_LIMIT) less
+    (`puzzleplan.plans.core.memory`, 75 % of the available memory or $PUZZLEPLAN_MEMORY_LIMIT) less
     what the process holds already, in MiB; None (no limit) where the memory cannot be read."""
-    from puzzleplan.plans.memory import default_memory_limit_mb as process_limit, resident_mb
+    from puzzleplan.plans.core.memory import default_memory_limit_mb as process_limit, resident_mb
     limit = process_limit()
     return None if limit is None else max(0.0, limit - resident_mb())
 
@@ -1154,7 +1154,7 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
 
     def report(final: bool = False) -> None:
         if deadline is not None and not final and time.monotonic() >= deadline:
-            from ..plans.context import LimitReached
+            from puzzleplan.plans.core.context import LimitReached
             raise LimitReached(f"time limit of {time_limit:g} s reached while building pattern databases")
         if progress is not None:
             progress(sum(done.values()), total)

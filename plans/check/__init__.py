@@ -13,12 +13,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from .words import clip, count
+from puzzleplan.plans.core.words import clip, count
 
 CHECKERS: dict[str, str] = {
-    "tiles": "puzzleplan.plans.checkers.tiles:replay",
-    "rush-hour": "puzzleplan.plans.checkers.rush_hour:replay",
-    "sokoban": "puzzleplan.plans.checkers.sokoban:replay",
+    "tiles": "puzzleplan.plans.check.tiles:replay",
+    "rush-hour": "puzzleplan.plans.check.rush_hour:replay",
+    "sokoban": "puzzleplan.plans.check.sokoban:replay",
 }
 
 

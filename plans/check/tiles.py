@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check import IllegalMove, PlanNotationError, has_separators, split_plan
-from ..words import clip
+from puzzleplan.plans.check import IllegalMove, PlanNotationError, has_separators, split_plan
+from puzzleplan.plans.core.words import clip
 
 _STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _DIGITS = {"0": "U", "1": "R", "2": "D", "3": "L"}

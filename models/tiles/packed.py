@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .tiles import TilesPuzzle
+    from puzzleplan.models.tiles.model import TilesPuzzle
 
 BLANK_SHIFT = np.uint64(60)
 NIBBLE = np.uint64(15)

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .base import ModelError, describe, quote
-from .document import MAX_COLLECTION_BYTES, Document, read_text
+from puzzleplan.models.base import ModelError, describe, quote
+from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text
 
 if TYPE_CHECKING:
-    from .sokoban import Sokoban
+    from puzzleplan.models.sokoban.model import Sokoban
 
 WALL = "#"
 FLOORS = " -_"
@@ -267,7 +267,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     `level` None picks the only level of a one-level file. `overrides` may set `metric` and
     `max_moves` (as the CLI does for YAML files).
     """
-    from .sokoban import Sokoban
+    from puzzleplan.models.sokoban.model import Sokoban
     path = Path(path)
     text = read_text(path, "a level collection", limit=MAX_COLLECTION_BYTES)
     entries = read_collection(text)

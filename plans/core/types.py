@@ -5,7 +5,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from .memory import default_memory_limit_mb
+from puzzleplan.plans.core.memory import default_memory_limit_mb
 
 
 class Status(str, enum.Enum):

@@ -56,9 +56,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterator, Sequence
 
-from .base import ModelBase, ModelError, quote
-from .document import Document
-from .sokoban_notation import WALL, Level, load_collection, parse_level, split_rows
+from puzzleplan.models.base import ModelBase, ModelError, quote
+from puzzleplan.models.document import Document
+from puzzleplan.models.sokoban.notation import WALL, Level, load_collection, parse_level, split_rows
 
 DIRS = "udlr"
 DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -123,7 +123,7 @@ class Sokoban(ModelBase):
     # -- construction ---------------------------------------------------------------------------
     @classmethod
     def from_document(cls, doc: Document) -> "Sokoban":
-        from .sokoban_notation import parse_document
+        from puzzleplan.models.sokoban.notation import parse_document
         return parse_document(cls, doc)
 
     def with_options(self, **changes: Any) -> "Sokoban":
@@ -138,7 +138,7 @@ class Sokoban(ModelBase):
 
     def notation(self, kind: str) -> str:
         """The level written as XSB (with a `; name` line) or as a YAML puzzle file."""
-        from .sokoban_notation import to_xsb, to_yaml
+        from puzzleplan.models.sokoban.notation import to_xsb, to_yaml
         if kind == "xsb":
             return to_xsb(self)
         if kind == "yaml":

@@ -44,14 +44,14 @@ from zlib import crc32
 
 from puzzleplan.models.base import ModelError
 
-from ..context import LimitReached, SearchContext
-from ..explore import Exploration
-from ..memory import resident_mb
-from ..types import Request, Result, Status
-from ..words import count
-from .bfs import run_packed
-from .common import finish
-from .layered import packed_space
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.explore import Exploration
+from puzzleplan.plans.core.memory import resident_mb
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.core.words import count
+from puzzleplan.plans.search.bfs import run_packed
+from puzzleplan.plans.search.common import finish
+from puzzleplan.plans.search.layered import packed_space
 
 ENGINE = "pbfs"
 WAIT_SECONDS = 0.1          # how often the parent checks limits and workers while a layer runs

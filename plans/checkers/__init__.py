@@ -1,1 +1,0 @@
-"""Independent per-family plan replays used by `puzzleplan.plans.check`."""
