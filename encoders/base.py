@@ -18,27 +18,11 @@ only accepts certificates that prove "no plan of length <= L-1".
 from __future__ import annotations
 
 import enum
-import importlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                   "totalizer", "mtotalizer", "kmtotalizer")
-
-# name: "module:Class"; the family and backend are class attributes of the class
-ENCODINGS: dict[str, str] = {
-    "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
-    "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",
-    "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
-    "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
-    "rh-order": "puzzleplan.encoders.sat.rush_hour:RushHourOrder",
-    "rh-onehot": "puzzleplan.encoders.sat.rush_hour:RushHourOneHot",
-    "cp-rh-int": "puzzleplan.encoders.cpsat.rush_hour:RushHourInt",
-    "cp-rh-bool": "puzzleplan.encoders.cpsat.rush_hour:RushHourBool",
-    "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
-    "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
-}
-
 
 class Answer(str, enum.Enum):
     SAT = "sat"
@@ -90,22 +74,47 @@ class HorizonResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def all_encodings() -> dict[str, str]:
+    """Every encoding name -> "module:Class", as the family descriptors declare them."""
+    from puzzleplan.models.family import families
+    out: dict[str, str] = {}
+    for desc in families().values():
+        out.update(desc.encodings)
+    return out
+
+
 def encoding_class(name: str) -> Any:
-    module, _, attr = ENCODINGS[name].partition(":")
-    return getattr(importlib.import_module(module), attr)
+    """The class of encoding `name` (KeyError naming the choices when there is none)."""
+    from puzzleplan.models.family import resolve
+    known = all_encodings()
+    if name not in known:
+        raise KeyError(f"no encoding {name!r}; expected one of {', '.join(known)}")
+    return resolve(known[name])
 
 
-def encodings_for(family: str, backend: str | None = None, metric: str | None = None) -> list[str]:
-    """Names of the registered encodings for a family (backend, metric), in registry order.
+def supports(cls: Any, model: Any) -> str | None:
+    """None when encoding class `cls` can encode `model`, else the reason (its family, its metrics)."""
+    if getattr(model, "family", None) != cls.family:
+        return f"{cls.__name__} encodes {cls.family}, not {getattr(model, 'family', '?')}"
+    metrics = getattr(cls, "metrics", None)
+    if metrics is not None and model.metric not in metrics:
+        return f"{cls.__name__} encodes the {', '.join(metrics)} metric, not {model.metric}"
+    return None
+
+
+def encodings_for(family_name: str, backend: str | None = None, metric: str | None = None) -> list[str]:
+    """Names of the family's declared encodings (for a backend, a metric), in declaration order.
 
     An encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
+    from puzzleplan.models.family import family, resolve
+    desc = family(family_name)
     names = []
-    for name in ENCODINGS:
+    for name, spec in (desc.encodings.items() if desc is not None else ()):
         try:
-            cls = encoding_class(name)
+            cls = resolve(spec)
         except ImportError:
             continue
-        if cls.family != family or (backend is not None and cls.backend != backend):
+        if backend is not None and cls.backend != backend:
             continue
         if metric is not None and metric not in getattr(cls, "metrics", (metric,)):
             continue

@@ -153,6 +153,22 @@ def _call_summary(r: HorizonResult) -> dict[str, Any]:
             "solve_seconds": round(r.solve_seconds, 4)}
 
 
+def _supports(model: Any, backend: str) -> str | None:
+    if pick_encoding(model, backend, None) is None:
+        return f"no {backend} encoding for {model.family} under the {model.metric} metric"
+    return None
+
+
+def supports_sat(model: Any) -> str | None:
+    """None when the family declares a SAT encoding for this metric, else why not."""
+    return _supports(model, "sat")
+
+
+def supports_cpsat(model: Any) -> str | None:
+    """None when the family declares a CP-SAT encoding for this metric, else why not."""
+    return _supports(model, "cpsat")
+
+
 def run_sat(model: Any, request: Request, ctx: SearchContext) -> Result:
     return _run(model, request, ctx, "sat")
 

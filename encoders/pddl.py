@@ -9,7 +9,8 @@ vehicle one cell. Vehicle lengths need no arithmetic: a move shifts rear and fro
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 DIRS = (("up", -1, 0), ("right", 0, 1), ("down", 1, 0), ("left", 0, -1))
 
@@ -99,9 +100,43 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-")
 
 
+@dataclass(frozen=True)
+class PddlExporter:
+    """A family's PDDL writer with its declared capability (the metrics its domain models)."""
+
+    write: Callable[[Any], tuple[str, str]]
+    metrics: tuple[str, ...] = ("step",)
+
+    def supports(self, model: Any) -> str | None:
+        if model.metric not in self.metrics:
+            return f"the PDDL domain models the {', '.join(self.metrics)} metric, not {model.metric}"
+        return None
+
+    def __call__(self, model: Any) -> tuple[str, str]:
+        reason = self.supports(model)
+        if reason is not None:
+            raise ValueError(f"no PDDL export: {reason}")
+        return self.write(model)
+
+
+TILES = PddlExporter(tiles_pddl)
+RUSH_HOUR = PddlExporter(rush_hour_pddl)
+
+
+def exporter_supports(model: Any, kind: str) -> str | None:
+    """None when the family declares an exporter of `kind` that takes this model, else why not."""
+    from puzzleplan.models.family import part
+    writer = part(model, "exports", kind)
+    if writer is None:
+        return f"{model.family} declares no {kind} export"
+    check = getattr(writer, "supports", None)
+    return check(model) if callable(check) else None
+
+
 def pddl_for(model: Any) -> tuple[str, str]:
-    if model.family == "tiles":
-        return tiles_pddl(model)
-    if model.family == "rush-hour":
-        return rush_hour_pddl(model)
-    raise ValueError(f"no PDDL export for {model.family}")
+    """Domain and problem text from the family's declared PDDL exporter (ValueError if none)."""
+    from puzzleplan.models.family import part
+    reason = exporter_supports(model, "pddl")
+    if reason is not None:
+        raise ValueError(f"no PDDL export: {reason}")
+    return part(model, "exports", "pddl")(model)

@@ -15,6 +15,9 @@ QUOTE_LIMIT = 40          # characters of a user's value an error message may qu
 MESSAGE_LIMIT = 600       # characters of a whole error message (a safety net behind `quote`)
 
 
+MAX_CAP = 100_000  # the largest move cap a file or --max-moves may ask for
+
+
 class ModelError(ValueError):
     """Bad input: the message is one line naming the file, field or line and what was expected.
 
@@ -120,6 +123,29 @@ class ModelBase:
     metric: str = "step"
     max_moves: int | None = None
     expect: dict[str, Any] = {}
+
+    # Models are immutable once built: `load` seals them, a change is a new model
+    # (`with_changes`), and caches live in resource objects of the family, never on the model.
+    def __setattr__(self, key: str, value: Any) -> None:
+        if self.__dict__.get("_sealed"):
+            raise AttributeError(f"{type(self).__name__} is immutable; use model.with_changes({key}=...)")
+        object.__setattr__(self, key, value)
+
+    def seal(self) -> "ModelBase":
+        """Make this model immutable (done by `load`); returns it."""
+        object.__setattr__(self, "_sealed", True)
+        return self
+
+    def with_changes(self, **changes: Any) -> "ModelBase":
+        """A new model with some fields replaced (e.g. `max_moves` from the command line)."""
+        import copy
+        twin = copy.copy(self)
+        object.__setattr__(twin, "_sealed", False)
+        for key, value in changes.items():
+            if not hasattr(self, key):
+                raise AttributeError(f"{type(self).__name__} has no field {key!r}")
+            setattr(twin, key, value)
+        return twin.seal()
 
     def h(self, state: Any) -> int:
         return 0

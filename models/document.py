@@ -26,13 +26,14 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
 
 import yaml
 from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
                          SequenceStartEvent, StreamEndEvent)
 
-from puzzleplan.models.base import ModelError, describe, quote, shorten
+from puzzleplan.models.base import MAX_CAP, ModelError, describe, quote, shorten
 
 try:  # libyaml's scanner and parser: the events come from C, ~10x faster
     from yaml import CBaseLoader as _EventSource
@@ -57,6 +58,17 @@ _IMPLICIT = (
     (FLOAT, re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*|[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+)\Z"
                        r"|[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")),
 )
+
+
+@dataclass(frozen=True)
+class CommonFields:
+    """What every puzzle file may state besides its family's own fields."""
+
+    name: str
+    description: str
+    metric: str
+    max_moves: int | None
+    expect: dict[str, Any]
 
 
 class Document:
@@ -152,6 +164,14 @@ class Document:
         if not isinstance(value, dict):
             raise self.error(key, f"expected a mapping, got {describe(value)}")
         return value
+
+    def common(self, metrics: Sequence[str], expect_facts: Iterable[str]) -> "CommonFields":
+        """The fields every family shares, read one way: name, description, metric (the first of
+        `metrics` by default), max_moves (0..MAX_CAP) and the expect: facts."""
+        return CommonFields(name=self.text("name", ""), description=self.text("description", ""),
+                            metric=self.choice("metric", metrics, metrics[0]),
+                            max_moves=self.integer("max_moves", None, low=0, high=MAX_CAP),
+                            expect=self.expect(expect_facts))
 
     def expect(self, facts: Iterable[str]) -> dict[str, Any]:
         """The `expect:` mapping: known fact names, each with a value of its kind (`solvable`:

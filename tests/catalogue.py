@@ -59,16 +59,19 @@ CASES = load_cases()
 
 
 def feasible(engine: str, case: Case) -> str | None:
-    """None when `engine` should run on `case` in test time, else the reason to skip."""
-    if engine == "plan" and case.family != "rush-hour":
-        return "Bird's planning search is specific to Rush Hour"
+    """None when `engine` should run on `case` in test time, else the reason to skip.
+
+    What an engine can run is its own declaration (`supports`); the rules below only keep the
+    suite within test time (blind search of a 15-puzzle, deep horizon sweeps)."""
+    from puzzleplan.plans.core import engines
+    if engine != "explore":
+        reason = engines.supports(engine, case.model())
+        if reason is not None:
+            return reason
     if engine in ("sat", "cpsat"):
-        from puzzleplan.encoders.base import encodings_for
-        if not encodings_for(case.family, engine, case.metric):
-            return f"no {engine} encoding for {case.family} under {case.metric}"
         if case.optimal is None and case.solvable is not False:
             return "no known optimum to bound the horizon sweep"
-        if case.solvable is False and case.cap is None and case.family != "tiles":
+        if case.solvable is False and case.cap is None and case.model().plan_parity() is None:
             return "proving unsolvability by horizon sweep needs a cap"
         if case.optimal is not None and case.optimal > 31:
             return "deep instances are for the encoding benchmark, not unit tests"

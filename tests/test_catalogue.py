@@ -5,12 +5,12 @@ import pytest
 
 from catalogue import CASES, feasible
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.core.engines import OPTIMAL_ENGINES
+from puzzleplan.plans.core.engines import OPTIMAL_ENGINES, names
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.core.types import Limits, Request, Status
 
-ENGINES = ["bfs", "pbfs", "astar", "idastar", "dfs", "greedy", "plan", "sat", "cpsat"]
+ENGINES = names()  # every registered engine; each case runs those whose `supports` accepts it
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -19,6 +19,11 @@ def test_engine_on_case(engine: str, case) -> None:
     reason = feasible(engine, case)
     if reason:
         pytest.skip(reason)
+    run_engine_on_case(engine, case)
+
+
+def run_engine_on_case(engine: str, case) -> None:
+    """The catalogue's assertions for one engine on one case (also used for new families)."""
     model = case.model()
     result = solve(model, engine, Request(max_moves=model.max_moves, limits=Limits(time_limit=60)))
     if case.solvable is False:

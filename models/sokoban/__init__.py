@@ -1,1 +1,33 @@
-"""placeholder"""
+"""Sokoban: the family package.
+
+Modules: `notation` (XSB levels and collections), `model` (moves and pushes metrics, the
+matching heuristic, deadlock pruning). The independent plan checker is
+`puzzleplan.plans.check.sokoban`, apart on purpose.
+"""
+from puzzleplan.models.family import Family
+
+SAMPLE = """\
+puzzle: sokoban
+name: one push
+level: |
+  #####
+  #@$.#
+  #####
+"""
+
+FAMILY = Family(
+    name="sokoban",
+    model="puzzleplan.models.sokoban.model:Sokoban",
+    summary="Sokoban, XSB levels and collections, moves and pushes metrics",
+    metrics=("moves", "pushes"),
+    checker="puzzleplan.plans.check.sokoban:replay",
+    tokens="puzzleplan.plans.check.sokoban:tokens",
+    notations=("xsb", "yaml"),
+    encodings={
+        "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
+        "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
+    },
+    collections={".xsb": "puzzleplan.models.sokoban.notation:load_collection",
+                 ".sok": "puzzleplan.models.sokoban.notation:load_collection"},
+    sample="puzzleplan.models.sokoban:SAMPLE",
+)

@@ -1,1 +1,36 @@
-"""placeholder"""
+"""Sliding tiles with repeated faces: the family package.
+
+Modules: `model` (the puzzle: reading, rules, goal, heuristic entry points), `kernels` (the
+compiled IDA* and the heuristic tables), `pdb` (pattern databases), `packed` (uint64 states for
+the array BFS). The independent plan checker is `puzzleplan.plans.check.tiles`, apart on purpose.
+"""
+from puzzleplan.models.family import Family
+
+SAMPLE = """\
+puzzle: tiles
+name: a 2x3 board
+start: |
+  1 2 3
+  4 _ 5
+goal: |
+  1 2 3
+  4 5 _
+"""
+
+FAMILY = Family(
+    name="tiles",
+    model="puzzleplan.models.tiles.model:TilesPuzzle",
+    summary="sliding tiles, any rows x cols, faces may repeat",
+    metrics=("step",),
+    checker="puzzleplan.plans.check.tiles:replay",
+    tokens="puzzleplan.plans.check.tiles:tokens",
+    notations=("grid", "yaml"),
+    encodings={
+        "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
+        "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",
+        "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
+        "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
+    },
+    exports={"pddl": "puzzleplan.encoders.pddl:TILES"},
+    sample="puzzleplan.models.tiles:SAMPLE",
+)

@@ -73,14 +73,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from puzzleplan.models.base import ModelBase, ModelError, quote, shorten
+from puzzleplan.models.base import MAX_CAP, ModelBase, ModelError, quote, shorten
 from puzzleplan.models.document import Document
 
 PREFIX = "python:"
 ENTRY_POINT_GROUP = "puzzleplan.models"
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
 REQUIRED = ("initial", "is_goal", "successors")
-MAX_CAP = 100_000
 HASH_CHECKS = 64          # successors() calls whose next states are tested for hashability
 
 
@@ -273,9 +272,9 @@ def _family_name(cls: type, origin: tuple[Any, ...]) -> str:
 
 
 def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "UserModel":
-    from puzzleplan.models import FAMILIES  # late: this module is imported from the package's own loader
+    from puzzleplan.models.family import family as registered_family
     family = _family_name(cls, origin)
-    if family in FAMILIES:
+    if registered_family(family) is not None:
         raise doc.error("puzzle", f"{spec}: the class calls its family {quote(family)}, a built-in family; "
                                   "choose another `family` name")
     metrics = _class_metrics(cls, doc, spec)

@@ -1,26 +1,22 @@
 """The plan checker: replays a plan with rules written apart from the engines.
 
-Each family has its own deliberately simple replay in `plans/checkers/` that works on the
+Each family has its own deliberately simple replay in `plans/check/` (named by the family's
+descriptor, `Family.checker`) that works on the
 instance's plain description (grids, vehicle lists), never on the model's move generator, so an
 engine bug cannot vouch for itself. A family without one (user-defined puzzles) is replayed
 through its own successors, matched by move name.
 """
 from __future__ import annotations
 
-import importlib
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from puzzleplan.models.family import family_of, resolve
+from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
 from puzzleplan.plans.core.words import clip, count
 
-CHECKERS: dict[str, str] = {
-    "tiles": "puzzleplan.plans.check.tiles:replay",
-    "rush-hour": "puzzleplan.plans.check.rush_hour:replay",
-    "sokoban": "puzzleplan.plans.check.sokoban:replay",
-}
-
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan"]
 
 @dataclass(frozen=True)
 class CheckReport:
@@ -45,31 +41,6 @@ class CheckReport:
         return f"invalid: {self.error}"
 
 
-class IllegalMove(Exception):
-    """Raised by a family replay: the move at hand cannot be made (message says why)."""
-
-
-class PlanNotationError(ValueError):
-    """The plan text cannot be read unambiguously (the CLI prints it as one line, exit 2)."""
-
-
-_SEPARATORS = re.compile(r"[\s,;]+")
-
-
-def split_plan(text: str) -> list[str]:
-    """Plan text to move tokens by separators (spaces, commas, semicolons, new lines).
-
-    Text without separators is one token here; each family's checker says how such text reads
-    (one character per move for tiles and Sokoban, `A+1B-2` runs for Rush Hour, legal move
-    names matched in turn for user families).
-    """
-    return [t for t in _SEPARATORS.split(text.strip()) if t]
-
-
-def has_separators(text: str) -> bool:
-    return _SEPARATORS.search(text.strip()) is not None
-
-
 MAX_PLAN_BYTES = 16_000_000  # far beyond any plan within the largest cap
 
 
@@ -91,19 +62,14 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
     PlanNotationError when text cannot be read unambiguously.
     """
-    spec = CHECKERS.get(model.family)
-    module = None
-    if spec is None:
-        replay = _replay_with_model
-    else:
-        module_name, _, attr = spec.partition(":")
-        module = importlib.import_module(module_name)
-        replay = getattr(module, attr)
+    desc = family_of(model)
+    own = desc is not None and desc.checker is not None
+    replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
-    elif module is not None and hasattr(module, "tokens"):
-        tokens = module.tokens(plan)
-    elif module is None and not has_separators(plan) and plan.strip():
+    elif own and desc.tokens is not None:
+        tokens = resolve(desc.tokens)(plan)
+    elif not own and not has_separators(plan) and plan.strip():
         tokens = _tokens_by_legal_names(model, plan.strip())
     else:
         tokens = split_plan(plan)

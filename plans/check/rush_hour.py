@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from puzzleplan.plans.check import IllegalMove, has_separators, split_plan
+from puzzleplan.plans.check.common import IllegalMove, has_separators, split_plan
 from puzzleplan.plans.core.words import clip
 
 _MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")

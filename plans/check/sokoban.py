@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from puzzleplan.plans.check import IllegalMove
+from puzzleplan.plans.check.common import IllegalMove
 
 MAX_RUN = 100_000  # a run-length count larger than any plan the cap allows
 

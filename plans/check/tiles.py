@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzleplan.plans.check import IllegalMove, PlanNotationError, has_separators, split_plan
+from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
 from puzzleplan.plans.core.words import clip
 
 _STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}

@@ -1,44 +1,115 @@
-"""The engine registry: names mapped to "module:attr" run functions, imported lazily.
+"""The engine registry: generic engines here, engines of one family from its descriptor.
 
-An engine is `run(model, request, ctx) -> Result`. An engine whose module cannot be imported
-(a missing optional dependency) simply does not appear in `available()`.
+An engine is `run(model, request, ctx) -> Result` beside `supports(model) -> str | None` (None:
+it can run this model; else the reason it cannot), both named as lazy "module:attr" strings,
+so nothing is imported until an engine is used. Capabilities are declared: the CLI's choices,
+`puzzleplan families` and the test catalogue's engine x case matrix all come from `supports`.
+An engine whose module cannot be imported (a missing dependency) is left out of `available()`.
 """
 from __future__ import annotations
 
-import importlib
+from dataclasses import dataclass
 from typing import Any, Callable
 
-ENGINES: dict[str, tuple[str, str]] = {
-    # name: (module:function, one-line description)
-    "bfs": ("puzzleplan.plans.search.bfs:run", "breadth-first search; optimal, proves unsolvability"),
-    "astar": ("puzzleplan.plans.search.astar:run", "A* with the family's admissible heuristic; optimal"),
-    "idastar": ("puzzleplan.plans.search.idastar:run", "IDA*, compiled kernel where the family has one; optimal"),
-    "dfs": ("puzzleplan.plans.search.dfs:run", "depth-first within the cap; any plan, fast"),
-    "greedy": ("puzzleplan.plans.search.greedy:run", "greedy best-first on h; any plan, fast"),
-    "pbfs": ("puzzleplan.plans.parallel.pbfs:run",
-             "parallel breadth-first search over processes (--workers); optimal, proves unsolvability"),
-    "plan": ("puzzleplan.models.rush_hour.planning:run",
-             "Bird's planning search (Rush Hour): follows plans that free the primary's path; fast, not optimal"),
-    "sat": ("puzzleplan.encoders.engines:run_sat", "bounded-horizon SAT encodings (python-sat); optimal by horizon sweep"),
-    "cpsat": ("puzzleplan.encoders.engines:run_cpsat", "bounded-horizon OR-Tools CP-SAT encodings; optimal by horizon sweep"),
+from puzzleplan.models.family import families, family_of, resolve
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """Where an engine lives and what it is."""
+
+    run: str                     # "module:function" taking (model, request, ctx)
+    supports: str | None         # "module:function" taking (model); None: every model
+    about: str
+    family: str | None = None    # an engine of one family alone (e.g. Rush Hour's `plan`)
+
+
+GENERIC: dict[str, EngineSpec] = {
+    "bfs": EngineSpec("puzzleplan.plans.search.bfs:run", "puzzleplan.plans.search.bfs:supports",
+                      "breadth-first search; optimal, proves unsolvability"),
+    "astar": EngineSpec("puzzleplan.plans.search.astar:run", "puzzleplan.plans.search.astar:supports",
+                        "A* with the family's admissible heuristic; optimal"),
+    "idastar": EngineSpec("puzzleplan.plans.search.idastar:run", "puzzleplan.plans.search.idastar:supports",
+                          "IDA*, compiled kernel where the family has one; optimal"),
+    "dfs": EngineSpec("puzzleplan.plans.search.dfs:run", "puzzleplan.plans.search.dfs:supports",
+                      "depth-first within the cap (a table of depths); any plan, complete under the cap"),
+    "greedy": EngineSpec("puzzleplan.plans.search.greedy:run", "puzzleplan.plans.search.greedy:supports",
+                         "greedy best-first on h; any plan, fast"),
+    "pbfs": EngineSpec("puzzleplan.plans.parallel.pbfs:run", "puzzleplan.plans.parallel.pbfs:supports",
+                       "parallel breadth-first search (--workers); optimal, proves unsolvability"),
+    "sat": EngineSpec("puzzleplan.encoders.engines:run_sat", "puzzleplan.encoders.engines:supports_sat",
+                      "bounded-horizon SAT encodings (python-sat); optimal by horizon sweep"),
+    "cpsat": EngineSpec("puzzleplan.encoders.engines:run_cpsat", "puzzleplan.encoders.engines:supports_cpsat",
+                        "bounded-horizon OR-Tools CP-SAT encodings; optimal by horizon sweep"),
 }
 
 OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs"}  # always optimal; sat/cpsat are optimal per strategy
 
 
+def registry() -> dict[str, EngineSpec]:
+    """Every engine: the generic ones, then each family's own (from its descriptor)."""
+    out = dict(GENERIC)
+    for desc in families().values():
+        for name, module in desc.engines.items():
+            out.setdefault(name, EngineSpec(f"{module}:run", f"{module}:supports", "", desc.name))
+    return out
+
+
+def names() -> list[str]:
+    return list(registry())
+
+
+def spec(name: str) -> EngineSpec:
+    """The engine's spec; ValueError naming the choices when there is no such engine."""
+    known = registry()
+    if name not in known:
+        raise ValueError(f"no engine {name!r}; expected one of {', '.join(known)}")
+    return known[name]
+
+
 def engine(name: str) -> Callable[..., Any]:
-    """The run function of engine `name` (KeyError if unknown, ImportError if unavailable)."""
-    module, _, attr = ENGINES[name][0].partition(":")
-    return getattr(importlib.import_module(module), attr)
+    """The run function of engine `name` (ValueError if unknown, ImportError if unavailable)."""
+    return resolve(spec(name).run)
+
+
+def about(name: str) -> str:
+    """One line on what the engine is (a family engine's module docstring, first line)."""
+    found = spec(name)
+    if found.about:
+        return found.about
+    module = resolve(found.run.partition(":")[0])
+    first = (module.__doc__ or "").strip().splitlines()
+    return first[0] if first else ""
+
+
+def supports(name: str, model: Any) -> str | None:
+    """None when engine `name` can run on `model`, else the reason it cannot."""
+    found = spec(name)
+    if found.family is not None:
+        desc = family_of(model)
+        if desc is None or desc.name != found.family:
+            return f"{name} is an engine of {found.family} alone"
+    if found.supports is None:
+        return None
+    module, _, attr = found.supports.partition(":")
+    try:
+        check = getattr(resolve(module), attr, None)
+    except ImportError as exc:
+        return f"{name} is unavailable here ({type(exc).__name__}: {exc})"
+    return None if check is None else check(model)  # a module without `supports` runs every model
 
 
 def available() -> list[str]:
     """Names of the engines whose modules import on this machine."""
-    names = []
-    for name in ENGINES:
+    out = []
+    for name in registry():
         try:
             engine(name)
         except ImportError:
             continue
-        names.append(name)
-    return names
+        out.append(name)
+    return out
+
+
+# Compatibility for callers that list names: the built-in registry as name -> (run, about).
+ENGINES: dict[str, tuple[str, str]] = {name: (s.run, s.about) for name, s in registry().items()}

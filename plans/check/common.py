@@ -1,0 +1,32 @@
+"""What the family checkers share: the illegal-move signal and how plan text splits into moves.
+
+A leaf module: the checkers import it, never the package that dispatches to them.
+"""
+from __future__ import annotations
+
+import re
+
+
+class IllegalMove(Exception):
+    """Raised by a family replay: the move at hand cannot be made (message says why)."""
+
+
+class PlanNotationError(ValueError):
+    """The plan text cannot be read unambiguously (the CLI prints it as one line, exit 2)."""
+
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def split_plan(text: str) -> list[str]:
+    """Plan text to move tokens by separators (spaces, commas, semicolons, new lines).
+
+    Text without separators is one token here; each family's checker says how such text reads
+    (one character per move for tiles and Sokoban, `A+1B-2` runs for Rush Hour, legal move
+    names matched in turn for user families).
+    """
+    return [t for t in _SEPARATORS.split(text.strip()) if t]
+
+
+def has_separators(text: str) -> bool:
+    return _SEPARATORS.search(text.strip()) is not None
