@@ -74,11 +74,11 @@ class HorizonResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def all_encodings() -> dict[str, str]:
+def all_encodings(outside: bool = True) -> dict[str, str]:
     """Every encoding name -> "module:Class", as the family descriptors declare them."""
     from puzzleplan.models.family import families
     out: dict[str, str] = {}
-    for desc in families().values():
+    for desc in families(outside).values():
         out.update(desc.encodings)
     return out
 
@@ -86,7 +86,9 @@ def all_encodings() -> dict[str, str]:
 def encoding_class(name: str) -> Any:
     """The class of encoding `name` (KeyError naming the choices when there is none)."""
     from puzzleplan.models.family import resolve
-    known = all_encodings()
+    known = all_encodings(outside=False)
+    if name not in known:
+        known = all_encodings()
     if name not in known:
         raise KeyError(f"no encoding {name!r}; expected one of {', '.join(known)}")
     return resolve(known[name])

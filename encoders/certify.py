@@ -33,7 +33,7 @@ class Certificate:
     claim: str           # e.g. "plan of 24", "no plan <= 23"
     result: str          # the answer in words, e.g. "holds", "fails: no such plan", "unknown (limit)"
     seconds: float
-    plan: list[str] | None = None
+    plan: list[str] | None = field(default=None, repr=False)   # the plan found, if any
     holds: bool = False
     kind: str = "optimum"
     horizon: int = 0

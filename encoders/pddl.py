@@ -51,6 +51,7 @@ def tiles_pddl(model: Any) -> tuple[str, str]:
 
 
 def rush_hour_pddl(model: Any) -> tuple[str, str]:
+    from puzzleplan.models.rush_hour.board import FORWARD_EXITS   # the family's vocabulary
     if model.metric != "step":
         raise ValueError("PDDL export supports the step metric (one cell per move)")
     moves = []
@@ -87,7 +88,7 @@ def rush_hour_pddl(model: Any) -> tuple[str, str]:
     init += [f"(free {_cell(r, c)})" for r in range(rows) for c in range(cols) if (r, c) not in taken]
     p = model.vehicles[model.primary]
     target = p.cells(model.goal_offset)
-    which = "front" if model.exit in ("right", "down") else "rear"
+    which = "front" if model.exit in FORWARD_EXITS else "rear"   # the end of the primary at its exit
     goal = f"({which} v{model.primary} {_cell(*(target[-1] if which == 'front' else target[0]))})"
     comment = "; vehicles: " + ", ".join(f"{k} = {v}" for k, v in names.items())
     problem = (f"{comment}\n(define (problem {_slug(model.name) or 'rush-hour'})\n  (:domain rush-hour)\n"

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-KERNEL_MODULES = ("puzzleplan.models.tiles.kernels", "puzzleplan.models.tiles.pdb")
+KERNEL_MODULES = ("puzzleplan.models.tiles.ida_kernel", "puzzleplan.models.tiles.heuristic_kernels",
+                  "puzzleplan.models.tiles.pdb_rank", "puzzleplan.models.tiles.pdb_build")
 
 # A 3x3 board far enough from its goal that IDA* runs its kernel with tables and without.
 _WARM_UP_PUZZLE = """\

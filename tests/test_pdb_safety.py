@@ -18,9 +18,10 @@ import pytest
 from catalogue import EXAMPLES
 from helpers import run_cli
 from puzzleplan.models import load
-from puzzleplan.models.tiles import kernels as K
-from puzzleplan.models.tiles import pdb
+from puzzleplan.models.tiles import heuristic_tables as K
+from puzzleplan.models.tiles import pdb, pdb_build, pdb_cache, pdb_memory, pdb_patterns, pdb_rank
 from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.models.tiles.searcher import TilesDepthFirst
 from puzzleplan.plans.core.context import LimitReached
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.core.types import Limits, Request, Status
@@ -34,7 +35,7 @@ SAFE = EXAMPLES / "tiles" / "malok-safe.yaml"
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Each test gets an empty cache directory and an empty in-memory table memo."""
     monkeypatch.setenv("PUZZLEPLAN_CACHE_DIR", str(tmp_path))
-    pdb.clear_cache()
+    pdb_cache.clear_cache()
     return tmp_path / "pdb"
 
 
@@ -60,24 +61,24 @@ def near_goal(rows: int, cols: int, moves: int, seed: int = 1, repeated: int = 0
     return TilesPuzzle.from_grids(rows_of(board), rows_of(faces), name=f"{rows}x{cols} near goal"), moves
 
 
-def cached_table(private_cache: Path) -> tuple[pdb.Pattern, Path, bytes]:
+def cached_table(private_cache: Path) -> tuple[pdb_patterns.Pattern, Path, bytes]:
     """A small table written to the cache: (pattern, file, its bytes)."""
     model = TilesPuzzle.from_grids(grid("a b c d / e f g _"), grid("a a b b / c c d _"))
-    pattern = pdb.Pattern.of(pdb.Geometry(model.rows, model.cols, model.goal), [1, 2])
+    pattern = pdb_patterns.Pattern.of(pdb_patterns.Geometry(model.rows, model.cols, model.goal), [1, 2])
     table = pdb.get_table(pattern, min_cached=0)
     assert table.path is not None and table.path.parent == private_cache
     return pattern, table.path, table.path.read_bytes()
 
 
 def split(raw: bytes) -> tuple[dict[str, Any], bytes]:
-    (size,) = struct.unpack("<Q", raw[len(pdb.MAGIC):len(pdb.MAGIC) + 8])
-    start = len(pdb.MAGIC) + 8
+    (size,) = struct.unpack("<Q", raw[len(pdb_cache.MAGIC):len(pdb_cache.MAGIC) + 8])
+    start = len(pdb_cache.MAGIC) + 8
     return json.loads(raw[start:start + size]), raw[start + size:]
 
 
 def joined(head: Any, data: bytes) -> bytes:
     text = json.dumps(head).encode()
-    return pdb.MAGIC + struct.pack("<Q", len(text)) + text + data
+    return pdb_cache.MAGIC + struct.pack("<Q", len(text)) + text + data
 
 
 # -- cache headers ----------------------------------------------------------------------------------
@@ -106,18 +107,18 @@ def test_a_header_field_of_the_wrong_type_is_a_missing_table(private_cache: Path
     head, data = split(good)
     head[field] = bad
     path.write_bytes(joined(head, data))
-    assert pdb.read_header(path) is None
-    assert pdb.load_table(pattern, private_cache) is None
-    [entry] = pdb.cache_info()
+    assert pdb_cache.read_header(path) is None
+    assert pdb_cache.load_table(pattern, private_cache) is None
+    [entry] = pdb_cache.cache_info()
     assert not entry.valid_header
-    assert pdb.cached_partition(pattern.geometry) is None
+    assert pdb_cache.cached_partition(pattern.geometry) is None
     for args in (("pdb", "info"), ("pdb", "info", "--json")):
         code, out, err = run_cli(capsys, *args)
         assert code == 0 and err == "" and path.name in out
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     again = pdb.get_table(pattern, min_cached=0)       # rebuilt, and the file is good again
     assert not again.from_cache and path.read_bytes()[-len(data):] == data
-    assert pdb.read_header(path) is not None
+    assert pdb_cache.read_header(path) is not None
 
 
 @pytest.mark.parametrize("field", ["build_seconds", "created", "faces", "crc32", "packed"])
@@ -127,18 +128,18 @@ def test_a_missing_header_field_is_a_missing_table(private_cache: Path, field: s
     del head[field]
     path.write_bytes(joined(head, data))
     if field == "faces":   # written as null when the names are unknown: absent reads the same
-        assert pdb.load_table(pattern, private_cache) is not None
+        assert pdb_cache.load_table(pattern, private_cache) is not None
     else:
-        assert pdb.read_header(path) is None and pdb.load_table(pattern, private_cache) is None
+        assert pdb_cache.read_header(path) is None and pdb_cache.load_table(pattern, private_cache) is None
 
 
 @pytest.mark.parametrize("payload", [b"[1, 2]", b"null", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000,
                                      b'{"format": 1', b'{"a": NaN}'])
 def test_a_header_that_is_not_an_object_is_a_missing_table(private_cache: Path, payload: bytes) -> None:
     pattern, path, good = cached_table(private_cache)
-    path.write_bytes(pdb.MAGIC + struct.pack("<Q", len(payload)) + payload)
-    assert pdb.read_header(path) is None and pdb.load_table(pattern, private_cache) is None
-    assert [e.valid_header for e in pdb.cache_info()] == [False]
+    path.write_bytes(pdb_cache.MAGIC + struct.pack("<Q", len(payload)) + payload)
+    assert pdb_cache.read_header(path) is None and pdb_cache.load_table(pattern, private_cache) is None
+    assert [e.valid_header for e in pdb_cache.cache_info()] == [False]
 
 
 @pytest.mark.parametrize("heuristic", [None, "pdb"])
@@ -148,11 +149,11 @@ def test_a_damaged_header_never_blocks_a_solve(private_cache: Path, heuristic: s
     head, data = split(path.read_bytes())
     head["groups"], head["build_seconds"] = "oops", {"x": 1}
     path.write_bytes(joined(head, data))
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     result = solve(load(EIGHT), "idastar", Request(options={"heuristic": heuristic} if heuristic else {}))
     assert result.status is Status.OPTIMAL and result.plan is not None and result.plan.length == 31
     if heuristic == "pdb":   # asked for: rebuilt, and the file is good again
-        assert result.stats.extra["heuristic"] == "pdb" and pdb.read_header(path) is not None
+        assert result.stats.extra["heuristic"] == "pdb" and pdb_cache.read_header(path) is not None
 
 
 # -- odd cache directories ------------------------------------------------------------------------------
@@ -166,18 +167,18 @@ def test_symlink_loops_and_odd_files_in_the_cache(private_cache: Path, capsys: p
     os.mkfifo(private_cache / "tiles-fifo.pdb")   # opening it to read would block
     (private_cache / f"{pattern.key()}.pdb").unlink()
     (private_cache / f"{pattern.key()}.pdb").symlink_to(f"{pattern.key()}.pdb")   # the table's own name loops
-    pdb._memo.clear()
-    entries = pdb.cache_info()
+    pdb_cache._memo.clear()
+    entries = pdb_cache.cache_info()
     assert len(entries) == 7 and not any(e.valid_header for e in entries)
-    assert pdb.load_table(pattern, private_cache) is None and not pdb.is_cached(pattern)
-    assert pdb.cached_partition(pattern.geometry) is None
+    assert pdb_cache.load_table(pattern, private_cache) is None and not pdb_cache.is_cached(pattern)
+    assert pdb_cache.cached_partition(pattern.geometry) is None
     for args in (("pdb", "info"), ("pdb", "info", "--json")):
         code, out, err = run_cli(capsys, *args)
         assert code == 0 and err == "" and "tiles-loop.pdb" in out
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     table = pdb.get_table(pattern, min_cached=0)   # rebuilt; the loop is replaced by the new file
-    assert not table.from_cache and pdb.load_table(pattern, private_cache) is not None
-    assert pdb.clear_cache() >= 6               # the directory is left
+    assert not table.from_cache and pdb_cache.load_table(pattern, private_cache) is not None
+    assert pdb_cache.clear_cache() >= 6               # the directory is left
     assert [p.name for p in private_cache.iterdir()] == ["tiles-dir.pdb"]
 
 
@@ -188,7 +189,7 @@ def test_a_cache_directory_that_is_a_symlink_loop(tmp_path: Path, monkeypatch: p
     (base / "pdb").symlink_to("pdb2")
     (base / "pdb2").symlink_to("pdb")
     monkeypatch.setenv("PUZZLEPLAN_CACHE_DIR", str(base))
-    assert pdb.cache_info() == [] and pdb.clear_cache() == 0
+    assert pdb_cache.cache_info() == [] and pdb_cache.clear_cache() == 0
     model = load(EIGHT)
     result = solve(model, "idastar", Request(options={"heuristic": "pdb"}))   # built, cannot be saved
     assert result.status is Status.OPTIMAL and result.plan is not None and result.plan.length == 31
@@ -204,10 +205,10 @@ def test_unreadable_files_are_missing_tables(private_cache: Path, monkeypatch: p
         if str(file).startswith(str(private_cache)):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kw)
-    monkeypatch.setattr(pdb, "open", refuse, raising=False)   # root ignores chmod: refuse in the module
-    assert pdb.read_header(path) is None and pdb.load_table(pattern, private_cache) is None
-    assert [e.valid_header for e in pdb.cache_info()] == [False]
-    pdb._memo.clear()
+    monkeypatch.setattr(pdb_cache, "open", refuse, raising=False)   # root ignores chmod: refuse in the module
+    assert pdb_cache.read_header(path) is None and pdb_cache.load_table(pattern, private_cache) is None
+    assert [e.valid_header for e in pdb_cache.cache_info()] == [False]
+    pdb_cache._memo.clear()
     assert not pdb.get_table(pattern, min_cached=0).from_cache
 
 
@@ -217,23 +218,23 @@ def test_a_damaged_file_is_read_once(private_cache: Path, monkeypatch: pytest.Mo
     raw[-2] ^= 0x11
     path.write_bytes(bytes(raw))
     reads = []
-    real = pdb._load
-    monkeypatch.setattr(pdb, "_load", lambda *a: reads.append(1) or real(*a))
+    real = pdb_cache._load
+    monkeypatch.setattr(pdb_cache, "_load", lambda *a: reads.append(1) or real(*a))
     for _ in range(3):
-        assert pdb.load_table(pattern, private_cache) is None
+        assert pdb_cache.load_table(pattern, private_cache) is None
     assert len(reads) == 1
     path.write_bytes(good)                  # a new file (size, time or inode differ) is read again
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
-    assert pdb.load_table(pattern, private_cache) is not None
+    assert pdb_cache.load_table(pattern, private_cache) is not None
 
 
 # -- the build budget decides rebuilds --------------------------------------------------------------
 def test_damaged_data_under_a_tiny_budget_is_not_rebuilt(private_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     model, _ = near_goal(3, 4, moves=8, seed=4)
     optimum = solve(model, "idastar", Request(options={"heuristic": "manhattan"})).plan.length  # type: ignore[union-attr]
-    g = pdb.Geometry(model.rows, model.cols, model.goal)
-    halves = [pdb.Pattern.of(g, range(1, 6)), pdb.Pattern.of(g, range(6, 11))]
-    assert all(p.entries >= pdb.MIN_CACHED_ENTRIES for p in halves)
+    g = pdb_patterns.Geometry(model.rows, model.cols, model.goal)
+    halves = [pdb_patterns.Pattern.of(g, range(1, 6)), pdb_patterns.Pattern.of(g, range(6, 11))]
+    assert all(p.entries >= pdb_cache.MIN_CACHED_ENTRIES for p in halves)
     pdb.build_databases(g, halves)
     assert len(list(private_cache.glob("tiles-*.pdb"))) == 2
     path = private_cache / f"{halves[0].key()}.pdb"
@@ -241,10 +242,10 @@ def test_damaged_data_under_a_tiny_budget_is_not_rebuilt(private_cache: Path, mo
     raw[-7] ^= 0x24                          # the header stays valid, the CRC does not
     path.write_bytes(bytes(raw))
     damaged = path.read_bytes()
-    pdb._memo.clear()
-    monkeypatch.setattr(pdb, "DEFAULT_BUDGET_SECONDS", 0.0)   # no build fits
-    assert pdb.is_cached(halves[0]) and pdb.missing_tables(halves) == [halves[0]]
-    assert not pdb.cheap_or_cached(halves, 0.0)
+    pdb_cache._memo.clear()
+    monkeypatch.setattr(pdb_patterns, "DEFAULT_BUDGET_SECONDS", 0.0)   # no build fits
+    assert pdb_cache.is_cached(halves[0]) and pdb_cache.missing_tables(halves) == [halves[0]]
+    assert not pdb_cache.cheap_or_cached(halves, 0.0)
     assert K.choose_patterns(model) is None
     again = lambda: TilesPuzzle.from_grids(model.start_grid, model.goal_grid)
     for engine in ("idastar", "astar", "greedy", "dfs"):
@@ -256,33 +257,34 @@ def test_damaged_data_under_a_tiny_budget_is_not_rebuilt(private_cache: Path, mo
     named = [[str(f) for f in range(1, 6)], [str(f) for f in range(6, 11)], ["11"]]
     result = solve(again(), "idastar", Request(options={"partition": named}))   # asked for: rebuilt
     assert result.stats.extra["heuristic"] == "pdb" and result.plan is not None and result.plan.length == optimum
-    assert path.read_bytes() != damaged and pdb.load_table(halves[0], private_cache) is not None
+    assert path.read_bytes() != damaged and pdb_cache.load_table(halves[0], private_cache) is not None
 
 
 def test_larger_cached_tables_with_damaged_data_give_way_to_the_automatic_split(private_cache: Path) -> None:
     model = load(EIGHT)
-    g = pdb.Geometry(model.rows, model.cols, model.goal)
-    whole = [pdb.Pattern.of(g, g.faces())]
+    g = pdb_patterns.Geometry(model.rows, model.cols, model.goal)
+    whole = [pdb_patterns.Pattern.of(g, g.faces())]
     pdb.build_databases(g, whole)
     [path] = private_cache.glob("tiles-*.pdb")
     raw = bytearray(path.read_bytes())
     raw[-1] ^= 0x01
     path.write_bytes(bytes(raw))
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     chosen = K.choose_patterns(model, budget=0.01)    # rebuilding the whole set is estimated at 0.36 s
     assert chosen is not None and len(chosen) > 1 and all(p.entries < whole[0].entries for p in chosen)
 
 
 # -- memory --------------------------------------------------------------------------------------------
 def test_the_size_estimate_follows_the_allocations() -> None:
-    g = pdb.Geometry(4, 4, bytes(range(16)))
-    seven = pdb.Pattern.of(g, range(1, 8))
+    g = pdb_patterns.Geometry(4, 4, bytes(range(16)))
+    seven = pdb_patterns.Pattern.of(g, range(1, 8))
     entries = 16 * 15 * 14 * 13 * 12 * 11 * 10
     assert seven.entries == entries
-    assert pdb.build_bytes(seven) == 2 * 8 * ((entries * 9 + 63) // 64) + 4 * entries + (entries + 1) // 2 + 2 * entries
-    big = pdb.Geometry(7, 7, bytes(list(range(1, 49)) + [0]))
-    wide = pdb.Pattern.of(big, range(1, 4))       # 46 free cells: 8-byte records
-    assert pdb.build_bytes(wide) > 8 * wide.entries
+    assert pdb_memory.build_bytes(seven) == \
+        2 * 8 * ((entries * 9 + 63) // 64) + 4 * entries + (entries + 1) // 2 + 2 * entries
+    big = pdb_patterns.Geometry(7, 7, bytes(list(range(1, 49)) + [0]))
+    wide = pdb_patterns.Pattern.of(big, range(1, 4))       # 46 free cells: 8-byte records
+    assert pdb_memory.build_bytes(wide) > 8 * wide.entries
 
 
 @pytest.mark.parametrize("partition", ["1 2 3 4 5 6 7 8 9 / 10 11 12 13 14 15", "1 2 3 4 5 6 7 8 9 10 11 12 / 13 14 15"])
@@ -301,7 +303,7 @@ def test_a_small_memory_limit_refuses_before_allocating(private_cache: Path, mon
     model = load(KORF79)
     six = [[str(i) for i in range(1, 7)]]
     calls = []
-    monkeypatch.setattr(pdb, "abstract_distances", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(pdb_build, "abstract_distances", lambda *a, **k: calls.append(a))
     with pytest.raises(ValueError) as info:
         pdb.databases_for(model, six, memory_limit_mb=20)
     text = str(info.value)
@@ -317,15 +319,15 @@ def test_a_small_memory_limit_refuses_before_allocating(private_cache: Path, mon
 
 
 def test_concurrent_builds_that_do_not_fit_run_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
-    g = pdb.Geometry(4, 4, bytes(range(16)))
-    pair = [pdb.Pattern.of(g, range(1, 5)), pdb.Pattern.of(g, range(5, 9))]
+    g = pdb_patterns.Geometry(4, 4, bytes(range(16)))
+    pair = [pdb_patterns.Pattern.of(g, range(1, 5)), pdb_patterns.Pattern.of(g, range(5, 9))]
     monkeypatch.setattr(pdb.numba, "get_num_threads", lambda: 2)
     assert pdb._concurrent(pair)
-    both = pdb.memory_needed(pair, pair, concurrent=True)
-    one = pdb.memory_needed(pair, pair, concurrent=False)
+    both = pdb_memory.memory_needed(pair, pair, concurrent=True)
+    one = pdb_memory.memory_needed(pair, pair, concurrent=False)
     assert one < both
     used = []
-    real = pdb.build_table
+    real = pdb_build.build_table
     monkeypatch.setattr(pdb, "build_table", lambda p, progress=None, parallel=True: used.append(parallel)
                         or real(p, progress, parallel))
     pdb.build_databases(g, pair, memory_limit_mb=(one + both) / 2 / 2**20, min_cached=1 << 40)
@@ -333,7 +335,7 @@ def test_concurrent_builds_that_do_not_fit_run_one_after_another(monkeypatch: py
 
 
 def test_default_memory_limit_is_a_share_of_available_memory() -> None:
-    limit = pdb.default_memory_limit_mb()
+    limit = pdb_memory.default_memory_limit_mb()
     assert limit is not None and 0 < limit
 
 
@@ -362,7 +364,7 @@ def test_a_search_time_limit_stops_an_explicit_partition_build(private_cache: Pa
 
 
 def test_progress_is_called_often_during_a_large_level(monkeypatch: pytest.MonkeyPatch) -> None:
-    g = pdb.Geometry(4, 4, bytes(range(16)))
+    g = pdb_patterns.Geometry(4, 4, bytes(range(16)))
     stamps: list[float] = []
 
     class Enough(Exception):
@@ -372,17 +374,17 @@ def test_progress_is_called_often_during_a_large_level(monkeypatch: pytest.Monke
         stamps.append(time.perf_counter())
         if done > total // 3:
             raise Enough()
-    pdb.build_table(pdb.Pattern.of(g, [1, 2]), parallel=False)   # kernels loaded before timing
+    pdb_build.build_table(pdb_patterns.Pattern.of(g, [1, 2]), parallel=False)   # kernels loaded before timing
     with pytest.raises(Enough):
-        pdb.build_table(pdb.Pattern.of(g, range(1, 7)), progress, parallel=False)
+        pdb_build.build_table(pdb_patterns.Pattern.of(g, range(1, 7)), progress, parallel=False)
     gaps = np.diff(stamps)
     assert len(stamps) > 10 and gaps.max() < 1.5   # aimed at ~0.1 s; generous for a loaded machine
 
 
 # -- large boards -----------------------------------------------------------------------------------------
 def test_binomials_saturate_instead_of_overflowing() -> None:
-    b = pdb._binomials(256)
-    assert b[66, 33] == 7219428434016265740 and b[257, 128] == pdb.INT64_MAX and b[10, 3] == 120
+    b = pdb_rank.binomials(256)
+    assert b[66, 33] == 7219428434016265740 and b[257, 128] == pdb_rank.INT64_MAX and b[10, 3] == 120
     assert pdb.no_databases(256, 256)[-1].size <= 16
 
 
@@ -403,7 +405,7 @@ def test_large_boards_near_the_goal_solve(size: tuple[int, int], repeated: int, 
 
 def test_the_generic_search_runs_when_the_kernel_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
     model, moves = near_goal(9, 9, moves=5, seed=3)
-    monkeypatch.setattr(K.TilesDepthFirst, "supports", staticmethod(lambda model: False))
+    monkeypatch.setattr(TilesDepthFirst, "supports", staticmethod(lambda model: False))
     assert model.native_searcher() is None
     result = solve(model, "idastar")
     assert result.status is Status.OPTIMAL and result.plan is not None and result.plan.length <= moves
@@ -420,9 +422,9 @@ def test_verify_lower_bound_on_a_large_board() -> None:
 @pytest.mark.parametrize("moves", [2, 5])
 def test_a_trivial_instance_builds_no_table(engine: str, moves: int, private_cache: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdb, "DEFAULT_BUDGET_SECONDS", 30.0)   # the command line's default budget
+    monkeypatch.setattr(pdb_patterns, "DEFAULT_BUDGET_SECONDS", 30.0)   # the command line's default budget
     built = []
-    real = pdb.build_table
+    real = pdb_build.build_table
     monkeypatch.setattr(pdb, "build_table", lambda *a, **k: built.append(a) or real(*a, **k))
     model, _ = near_goal(5, 5, moves=moves, seed=moves)
     assert K.deferred_patterns(model) is not None     # the default tables would have to be built
@@ -437,7 +439,7 @@ def test_a_trivial_instance_builds_no_table(engine: str, moves: int, private_cac
 def test_cached_tables_are_used_at_once(private_cache: Path) -> None:
     assert K.deferred_patterns(load(EIGHT)) is not None
     pdb.databases_for(load(EIGHT))
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     assert K.deferred_patterns(load(EIGHT)) is None
     result = solve(load(EIGHT), "idastar")
     assert result.stats.extra["heuristic"] == "pdb" and "probe_nodes" not in result.stats.extra
@@ -460,7 +462,7 @@ def test_when_the_probe_runs_out_the_tables_are_built(engine: str, cap: int | No
     if engine == "idastar":
         assert result.status is Status.OPTIMAL and result.lower_bound == 31
     assert model.tables.name == "pdb"       # shared with the model (A*, greedy) from now on
-    assert pdb.missing_tables(patterns) == [] and list(private_cache.glob("tiles-*.pdb"))
+    assert pdb_cache.missing_tables(patterns) == [] and list(private_cache.glob("tiles-*.pdb"))
 
 
 def test_the_probe_switch_keeps_idastar_optimal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -470,7 +472,7 @@ def test_the_probe_switch_keeps_idastar_optimal(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(K, "PROBE_MIN_SECONDS", 0.0)
     for probe in (1, 7, 300, 5000):
         monkeypatch.setattr(K, "PROBE_NODES", probe)
-        pdb.clear_cache()
+        pdb_cache.clear_cache()
         fresh = load(EIGHT)
         result = solve(fresh, "idastar")
         assert result.status is Status.OPTIMAL and result.plan is not None and result.plan.length == 31
@@ -483,5 +485,5 @@ def test_h_probes_with_manhattan_before_building(private_cache: Path, monkeypatc
     monkeypatch.setattr(K, "PROBE_MIN_SECONDS", 0.0)
     model = load(EIGHT)
     values = [model.h(model.start) for _ in range(6)]
-    assert "tables" in model.__dict__ and model.tables.name == "pdb"
+    assert K.known_tables(model) is model.tables and model.tables.name == "pdb"
     assert values[:5] == [model.cheap_h(model.start)] * 5 and values[5] == 31 == model.h(model.start)

@@ -79,9 +79,7 @@ def test_cap_is_never_exceeded_and_tight_caps_are_exact(name: str, metric: str, 
         result = solve(model, "plan", Request(max_moves=cap))
         assert result.status is Status.SOLVED, (cap, result.message)
         assert result.plan.length <= cap
-        model.max_moves = cap                 # the checker enforces the cap as well
-        _checked(model, result)
-        model.max_moves = None
+        _checked(model.with_changes(max_moves=cap), result)   # the checker enforces the cap as well
     if tight:
         below = solve(model, "plan", Request(max_moves=optimum - 1))
         assert below.status is Status.NO_PLAN_WITHIN_CAP

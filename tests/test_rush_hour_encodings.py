@@ -14,8 +14,9 @@ from puzzleplan.encoders.base import Answer, EncodingOptions
 from puzzleplan.encoders.cpsat.base import solve as cp_solve
 from puzzleplan.encoders.cpsat.rush_hour import RushHourBool, RushHourInt
 from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
-from puzzleplan.encoders.sat.rush_hour import Geometry, RushHourOneHot, RushHourOrder
+from puzzleplan.encoders.sat.rush_hour import RushHourOneHot, RushHourOrder
 from puzzleplan.models import load, loads
+from puzzleplan.models.rush_hour.presolve import Geometry
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.core.types import Request, Status

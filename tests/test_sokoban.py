@@ -9,8 +9,6 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import puzzleplan.models as models
-import puzzleplan.plans.check as check
 from puzzleplan.models import ModelError, load, loads
 from puzzleplan.models.sokoban.model import Sokoban, load_collection
 from puzzleplan.plans.check import check_plan
@@ -23,17 +21,6 @@ SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
 EXAMPLES = sorted(SOK.glob("*.yaml"))
 METRICS = ("moves", "pushes")
 LURD = re.compile(r"^[lurdLURD]*$")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def registered():
-    """Register the family and its checker for these tests if the registries lack them."""
-    with pytest.MonkeyPatch.context() as mp:
-        if "sokoban" not in models.FAMILIES:
-            mp.setitem(models.FAMILIES, "sokoban", "puzzleplan.models.sokoban.model:Sokoban")
-        if "sokoban" not in check.CHECKERS:
-            mp.setitem(check.CHECKERS, "sokoban", "puzzleplan.plans.check.sokoban:replay")
-        yield
 
 
 def search(model: Sokoban):

@@ -16,9 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzleplan.models.tiles import pdb
+from puzzleplan.models.tiles import pdb, pdb_build, pdb_cache, pdb_patterns, pdb_rank
+from puzzleplan.models.tiles.heuristic_kernels import heuristic
+from puzzleplan.models.tiles.heuristic_tables import HeuristicTables
 from puzzleplan.models.tiles.model import TilesPuzzle
-from puzzleplan.models.tiles.kernels import HeuristicTables, TilesDepthFirst, heuristic
+from puzzleplan.models.tiles.searcher import TilesDepthFirst
 from puzzleplan.plans.core.context import SearchContext
 
 BOARDS = {
@@ -37,20 +39,20 @@ def model_of(name: str) -> TilesPuzzle:
     return TilesPuzzle.from_grids(grid(start), grid(goal))
 
 
-def geometry_of(model: TilesPuzzle) -> pdb.Geometry:
-    return pdb.Geometry(model.rows, model.cols, model.goal)
+def geometry_of(model: TilesPuzzle) -> pdb_patterns.Geometry:
+    return pdb_patterns.Geometry(model.rows, model.cols, model.goal)
 
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Each test gets an empty cache directory and an empty in-memory table memo."""
     monkeypatch.setenv("PUZZLEPLAN_CACHE_DIR", str(tmp_path))
-    pdb.clear_cache()
+    pdb_cache.clear_cache()
     return tmp_path / "pdb"
 
 
 # -- plain-Python references -------------------------------------------------------------------------
-def abstract_distances(geometry: pdb.Geometry, faces: set[int]) -> dict[tuple[int, ...], int]:
+def abstract_distances(geometry: pdb_patterns.Geometry, faces: set[int]) -> dict[tuple[int, ...], int]:
     """0-1 BFS over (pattern faces per cell, blank cell) from the goal; min over the blank."""
     nbr = geometry.neighbours()
     goal = tuple(f if f in faces else 0 for f in geometry.goal)
@@ -84,7 +86,7 @@ def real_distances(model: TilesPuzzle) -> dict[bytes, int]:
     return dist
 
 
-def min_manhattan(geometry: pdb.Geometry, board: tuple[int, ...], faces: set[int]) -> int:
+def min_manhattan(geometry: pdb_patterns.Geometry, board: tuple[int, ...], faces: set[int]) -> int:
     """Manhattan distance of the pattern tiles, minimised over assignments of identical faces."""
     md = geometry.manhattan()
     total = 0
@@ -95,16 +97,16 @@ def min_manhattan(geometry: pdb.Geometry, board: tuple[int, ...], faces: set[int
     return total
 
 
-def placements(pattern: pdb.Pattern) -> list[tuple[int, ...]]:
+def placements(pattern: pdb_patterns.Pattern) -> list[tuple[int, ...]]:
     """The abstract board (face or 0 per cell) of every rank, by unranking."""
     g = pattern.geometry
     gcnt, radix = np.array([pattern.counts]), np.array([pattern.radix()])
-    binom = pdb._binomials(g.n)
+    binom = pdb_rank.binomials(g.n)
     cells = np.empty(pattern.tiles, dtype=np.int64)
     subs = np.empty(len(pattern.counts), dtype=np.int64)
     out = []
     for r in range(pattern.entries):
-        pdb.unrank_cells(r, gcnt, radix, 0, binom, g.n, cells, subs)
+        pdb_rank.unrank_cells(r, gcnt, radix, 0, binom, g.n, cells, subs)
         board = [0] * g.n
         faces = [f for f, k in zip(pattern.faces, pattern.counts) for _ in range(k)]
         for c, f in zip(cells, faces):
@@ -113,10 +115,11 @@ def placements(pattern: pdb.Pattern) -> list[tuple[int, ...]]:
     return out
 
 
-def some_patterns(geometry: pdb.Geometry) -> list[pdb.Pattern]:
+def some_patterns(geometry: pdb_patterns.Geometry) -> list[pdb_patterns.Pattern]:
     """A few partitions' patterns: tiny, medium and the whole face set (when small)."""
-    out = [pdb.Pattern.of(geometry, p) for limit in (40, 2_000) for p in pdb.auto_partition(geometry, limit)]
-    whole = pdb.Pattern.of(geometry, geometry.faces())
+    out = [pdb_patterns.Pattern.of(geometry, p)
+           for limit in (40, 2_000) for p in pdb_patterns.auto_partition(geometry, limit)]
+    whole = pdb_patterns.Pattern.of(geometry, geometry.faces())
     return out + [whole] if whole.entries <= 50_000 else out
 
 
@@ -127,12 +130,12 @@ def test_every_entry_is_the_exact_abstract_distance(name: str) -> None:
     for pattern in some_patterns(geometry):
         faces = set(pattern.faces)
         reference = abstract_distances(geometry, faces)
-        dist, _, _ = pdb.abstract_distances(pattern)
-        table = pdb.build_table(pattern)
+        dist, _, _ = pdb_build.abstract_distances(pattern)
+        table = pdb_build.build_table(pattern)
         boards = placements(pattern)
         assert len(set(boards)) == pattern.entries
         for rank, board in enumerate(boards):
-            assert dist[rank] == reference.get(board, pdb.UNREACHED), (name, pattern.faces, board)
+            assert dist[rank] == reference.get(board, pdb_build.UNREACHED), (name, pattern.faces, board)
             if board in reference:
                 assert table.value(rank, min_manhattan(geometry, board, faces)) == reference[board]
 
@@ -141,7 +144,7 @@ def test_every_entry_is_the_exact_abstract_distance(name: str) -> None:
 def test_additive_sum_never_exceeds_the_true_distance(name: str) -> None:
     model = model_of(name)
     truth = real_distances(model)
-    partition = [[model.faces[f] for f in p] for p in pdb.auto_partition(geometry_of(model), 60)]
+    partition = [[model.faces[f] for f in p] for p in pdb_patterns.auto_partition(geometry_of(model), 60)]
     assert len(partition) > 1
     tables = HeuristicTables.build(model, "pdb", partition)
     assert ("transpose" in tables.pdb_description) == (name == "3x3")
@@ -161,16 +164,17 @@ def test_whole_face_set_is_exact_on_the_8_puzzle() -> None:
 
 
 def test_transpose_view_only_when_the_goal_allows_it() -> None:
-    assert len(pdb.symmetries(geometry_of(model_of("3x3")))) == 2
-    assert len(pdb.symmetries(geometry_of(model_of("3x3 repeated")))) == 1
-    assert len(pdb.symmetries(geometry_of(model_of("2x4")))) == 1
-    korf = pdb.Geometry(4, 4, bytes(range(16)))
-    (_, ident), (cells, faces) = pdb.symmetries(korf)
+    assert len(pdb_patterns.symmetries(geometry_of(model_of("3x3")))) == 2
+    assert len(pdb_patterns.symmetries(geometry_of(model_of("3x3 repeated")))) == 1
+    assert len(pdb_patterns.symmetries(geometry_of(model_of("2x4")))) == 1
+    korf = pdb_patterns.Geometry(4, 4, bytes(range(16)))
+    (_, ident), (cells, faces) = pdb_patterns.symmetries(korf)
     assert list(cells[:5]) == [0, 4, 8, 12, 1] and list(faces[:5]) == [0, 4, 8, 12, 1]
 
 
 def test_standard_15_puzzle_partition_is_at_least_6_6_3() -> None:
-    patterns = pdb.auto_partition(pdb.Geometry(4, 4, bytes(range(16))), budget=30.0)  # the CLI's default budget
+    korf = pdb_patterns.Geometry(4, 4, bytes(range(16)))
+    patterns = pdb_patterns.auto_partition(korf, budget=30.0)  # the CLI's default budget
     sizes = sorted((len(p) for p in patterns), reverse=True)
     assert sum(sizes) == 15 and sizes[0] >= 6 and sizes[1] >= 6
 
@@ -178,12 +182,12 @@ def test_standard_15_puzzle_partition_is_at_least_6_6_3() -> None:
 def test_explicit_partition_is_checked() -> None:
     model = model_of("2x4 repeated")
     g = geometry_of(model)
-    assert [p.faces for p in pdb.partition_of(g, model.faces, [["a", "b"], ["c"]])] == [
+    assert [p.faces for p in pdb_patterns.partition_of(g, model.faces, [["a", "b"], ["c"]])] == [
         (model.faces.index("a"), model.faces.index("b")), (model.faces.index("c"),)]
     with pytest.raises(ValueError):
-        pdb.partition_of(g, model.faces, [["a"], ["a", "c"]])
+        pdb_patterns.partition_of(g, model.faces, [["a"], ["a", "c"]])
     with pytest.raises(ValueError):
-        pdb.partition_of(g, model.faces, [["z"]])
+        pdb_patterns.partition_of(g, model.faces, [["z"]])
 
 
 # -- ranking --------------------------------------------------------------------------------------
@@ -209,12 +213,12 @@ def test_rank_unrank_round_trip(layout: tuple[int, list[int], list[list[int]]]) 
     n, counts, groups = layout
     gcnt = np.array([counts], dtype=np.int64)
     radix = np.array([[comb(n - sum(counts[:g]), k) for g, k in enumerate(counts)]], dtype=np.int64)
-    binom = pdb._binomials(n)
+    binom = pdb_rank.binomials(n)
     cells = np.array([c for grp in groups for c in reversed(grp)], dtype=np.int64)
-    r = pdb.rank_cells(cells, gcnt, radix, 0, binom, np.empty(len(cells), dtype=np.int64))
-    assert 0 <= r < pdb.pattern_entries(n, counts)
+    r = pdb_rank.rank_cells(cells, gcnt, radix, 0, binom, np.empty(len(cells), dtype=np.int64))
+    assert 0 <= r < pdb_patterns.pattern_entries(n, counts)
     back = np.empty(len(cells), dtype=np.int64)
-    occ = pdb.unrank_cells(r, gcnt, radix, 0, binom, n, back, np.empty(len(counts), dtype=np.int64))
+    occ = pdb_rank.unrank_cells(r, gcnt, radix, 0, binom, n, back, np.empty(len(counts), dtype=np.int64))
     at = 0
     for grp in groups:
         assert sorted(back[at:at + len(grp)].tolist()) == grp
@@ -223,29 +227,29 @@ def test_rank_unrank_round_trip(layout: tuple[int, list[int], list[list[int]]]) 
 
 
 def test_ranks_are_a_bijection() -> None:
-    g = pdb.Geometry(2, 4, bytes([1, 2, 1, 2, 3, 3, 3, 0]))
-    pattern = pdb.Pattern.of(g, [1, 3])
+    g = pdb_patterns.Geometry(2, 4, bytes([1, 2, 1, 2, 3, 3, 3, 0]))
+    pattern = pdb_patterns.Pattern.of(g, [1, 3])
     boards = placements(pattern)
     assert pattern.entries == 8 * 7 // 2 * 20 == len(set(boards))
 
 
 # -- the cache ------------------------------------------------------------------------------------
 def test_build_then_load_hits_the_cache(private_cache: Path) -> None:
-    pattern = pdb.Pattern.of(geometry_of(model_of("3x3")), [1, 2, 3, 4])
+    pattern = pdb_patterns.Pattern.of(geometry_of(model_of("3x3")), [1, 2, 3, 4])
     built = pdb.get_table(pattern, min_cached=0)
     assert not built.from_cache and built.path is not None and built.path.parent == private_cache
-    pdb._memo.clear()
+    pdb_cache._memo.clear()
     loaded = pdb.get_table(pattern, min_cached=0)
     assert loaded.from_cache and loaded.packed == built.packed
     assert np.array_equal(loaded.data, built.data)
-    [entry] = pdb.cache_info()
+    [entry] = pdb_cache.cache_info()
     assert entry.key == pattern.key() and entry.valid_header and entry.size == built.path.stat().st_size
     assert entry.entries == pattern.entries
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "header", "empty"])
 def test_a_damaged_file_is_rebuilt(private_cache: Path, damage: str) -> None:
-    pattern = pdb.Pattern.of(geometry_of(model_of("2x4 repeated")), [1, 2])
+    pattern = pdb_patterns.Pattern.of(geometry_of(model_of("2x4 repeated")), [1, 2])
     good = pdb.get_table(pattern, min_cached=0)
     path = good.path
     assert path is not None
@@ -259,27 +263,27 @@ def test_a_damaged_file_is_rebuilt(private_cache: Path, damage: str) -> None:
     else:
         raw = bytearray()
     path.write_bytes(bytes(raw))
-    assert pdb.load_table(pattern, private_cache) is None
-    pdb._memo.clear()
+    assert pdb_cache.load_table(pattern, private_cache) is None
+    pdb_cache._memo.clear()
     again = pdb.get_table(pattern, min_cached=0)
     assert not again.from_cache and np.array_equal(again.data, good.data)
-    assert pdb.load_table(pattern, private_cache) is not None
+    assert pdb_cache.load_table(pattern, private_cache) is not None
 
 
 def test_clear_removes_every_file(private_cache: Path) -> None:
     g = geometry_of(model_of("2x3"))
     for faces in ([1, 2], [3, 4], [5]):
-        pdb.get_table(pdb.Pattern.of(g, faces), min_cached=0)
+        pdb.get_table(pdb_patterns.Pattern.of(g, faces), min_cached=0)
     (private_cache / ".tmp-left-over.part").write_bytes(b"x")
-    assert len(pdb.cache_info()) == 3
-    assert pdb.clear_cache() == 4
-    assert pdb.cache_info() == [] and not list(private_cache.iterdir())
+    assert len(pdb_cache.cache_info()) == 3
+    assert pdb_cache.clear_cache() == 4
+    assert pdb_cache.cache_info() == [] and not list(private_cache.iterdir())
 
 
 def test_progress_is_reported() -> None:
     calls: list[tuple[int, int]] = []
     g = geometry_of(model_of("3x3 repeated"))
-    patterns = [pdb.Pattern.of(g, p) for p in pdb.auto_partition(g, 300)]
+    patterns = [pdb_patterns.Pattern.of(g, p) for p in pdb_patterns.auto_partition(g, 300)]
     pdb.build_databases(g, patterns, lambda done, total: calls.append((done, total)))
     total = sum(p.entries for p in patterns)
     assert calls and calls[-1] == (total, total)
@@ -288,13 +292,13 @@ def test_progress_is_reported() -> None:
 
 def test_concurrent_serial_and_parallel_builds_agree(private_cache: Path) -> None:
     g = geometry_of(model_of("3x3 repeated"))
-    patterns = [pdb.Pattern.of(g, p) for p in pdb.auto_partition(g, 300)]
+    patterns = [pdb_patterns.Pattern.of(g, p) for p in pdb_patterns.auto_partition(g, 300)]
     assert len(patterns) >= 2
     dbs = pdb.build_databases(g, patterns, min_cached=0)
     assert sorted(dbs.built) == sorted(p.key() for p in patterns)
     for table, pattern in zip(dbs.tables, patterns):
         for parallel in (False, True):
-            alone = pdb.build_table(pattern, parallel=parallel)
+            alone = pdb_build.build_table(pattern, parallel=parallel)
             assert alone.packed == table.packed and np.array_equal(alone.data, table.data)
 
 
@@ -304,8 +308,8 @@ class Stop(Exception):
 
 def test_a_limit_during_concurrent_builds_stops_every_worker(private_cache: Path) -> None:
     import threading
-    g = pdb.Geometry(4, 4, bytes(range(16)))
-    patterns = [pdb.Pattern.of(g, faces) for faces in ([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])]
+    g = pdb_patterns.Geometry(4, 4, bytes(range(16)))
+    patterns = [pdb_patterns.Pattern.of(g, faces) for faces in ([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])]
 
     def give_up(done: int, total: int) -> None:
         raise Stop()
@@ -313,7 +317,7 @@ def test_a_limit_during_concurrent_builds_stops_every_worker(private_cache: Path
         pdb.build_databases(g, patterns, give_up)
     assert not [t for t in threading.enumerate() if t.name.startswith("pdb-build")]
     assert not list(private_cache.glob(".tmp-*"))
-    for entry in pdb.cache_info():   # whatever finished before the stop is complete and valid
+    for entry in pdb_cache.cache_info():   # whatever finished before the stop is complete and valid
         assert entry.valid_header
 
 
@@ -324,7 +328,7 @@ def test_idastar_with_databases_finds_the_optimum(name: str) -> None:
     truth = real_distances(model)
     if model.start not in truth:
         pytest.skip("unsolvable instance")
-    partition = [[model.faces[f] for f in p] for p in pdb.auto_partition(geometry_of(model), 400)]
+    partition = [[model.faces[f] for f in p] for p in pdb_patterns.auto_partition(geometry_of(model), 400)]
     for kind in ("manhattan", "pdb"):
         searcher = TilesDepthFirst(model, kind, partition if kind == "pdb" else None)
         assert searcher.heuristic_name == kind
@@ -341,30 +345,30 @@ def test_idastar_with_databases_finds_the_optimum(name: str) -> None:
 @pytest.mark.parametrize("kind", ["pdb", "manhattan"])
 @pytest.mark.parametrize("name", ["3x3", "3x3 repeated", "2x4 repeated"])
 def test_incremental_values_match_a_fresh_computation(name: str, kind: str) -> None:
-    from puzzleplan.models.tiles import kernels as K
+    from puzzleplan.models.tiles import ida_kernel as K
+    from puzzleplan.models.tiles.heuristic_kernels import root_parts
 
     model = model_of(name)
-    partition = [[model.faces[f] for f in p] for p in pdb.auto_partition(geometry_of(model), 400)]
+    partition = [[model.faces[f] for f in p] for p in pdb_patterns.auto_partition(geometry_of(model), 400)]
     t = HeuristicTables.build(model, kind, partition if kind == "pdb" else None)
     assert (t.line_cells.shape[0] == 0) == (kind == "pdb")   # linear conflicts only without tables
     board = np.frombuffer(model.start, dtype=np.uint8).copy()
-    pos, slot, gcost, lcv, pval, psum, mlc = K._root_parts(board, *t.arrays)
-    dp, best, cells, tmp, dps, _ = K._work(t, model.n, pval.shape[0])
+    pos, slot, gcost, lcv, pval, psum, mlc = root_parts(board, *t.arrays)
+    work = K.work_arrays(t, model.n, pval.shape[0])
+    dps = work[4]
     undo = np.zeros((1, K.UNDO + max(1, pval.shape[0])), dtype=np.int64)
     nbr = np.array(model.neighbours, dtype=np.int64)
     rng = random.Random(3)
     for _ in range(400):
         blank = int(np.flatnonzero(board == 0)[0])
         cell = rng.choice([int(c) for c in nbr[blank] if c >= 0])
-        mlc += K._move(board, pos, slot, gcost, lcv, pval, cell, blank, t.gcnt, t.gcells, t.md, t.line_cells,
-                       t.line_len, t.line_kind, t.line_index, t.pure, t.gmin, t.gmax, t.cell_row, t.cell_col,
-                       model.rows, t.pdb, dp, best, cells, tmp, dps, undo, 0)
+        mlc += K._move((board, pos, slot, gcost, lcv, pval), cell, blank, t.board_arrays, t.pdb, work, undo, 0)
         psum += dps[:len(psum)]
         expect = int(heuristic(board, *t.arrays))
         assert max([int(mlc)] + [int(x) for x in psum]) == expect
         if rng.random() < 0.3:  # undo restores every part exactly
-            K._unmove(board, pos, slot, gcost, lcv, pval, t.pdb[7], cell, blank, undo, 0)
-            fresh = K._root_parts(board, *t.arrays)
+            K._unmove((board, pos, slot, gcost, lcv, pval), t.pdb[7], cell, blank, undo, 0)
+            fresh = root_parts(board, *t.arrays)
             for kept, again in zip((gcost, lcv, pval), (fresh[2], fresh[3], fresh[4])):
                 assert np.array_equal(kept, again)
             psum, mlc = pval.sum(axis=1), gcost.sum() + lcv.sum()
@@ -381,16 +385,16 @@ def test_default_heuristic_uses_cached_tables() -> None:
 def test_larger_cached_tables_are_picked_by_default(private_cache: Path) -> None:
     model = model_of("3x3")
     g = geometry_of(model)
-    halves = [pdb.Pattern.of(g, [1, 2, 3, 4]), pdb.Pattern.of(g, [5, 6, 7, 8])]
+    halves = [pdb_patterns.Pattern.of(g, [1, 2, 3, 4]), pdb_patterns.Pattern.of(g, [5, 6, 7, 8])]
     pdb.build_databases(g, halves, min_cached=0)      # as `pdb build --partition` would
-    found = pdb.cached_partition(g)
+    found = pdb_cache.cached_partition(g)
     assert found is not None and sorted(p.faces for p in found) == [(1, 2, 3, 4), (5, 6, 7, 8)]
     small = HeuristicTables.build(model, "pdb", [["1"], ["2"]], budget=0.001)
     assert "1 2 3 4" not in small.pdb_description
     chosen = HeuristicTables.build(model, "pdb", budget=0.001)   # the automatic split would be tiny
     assert chosen.pdb_description.startswith("1 2 3 4 (3,024) | 5 6 7 8 (3,024)")
-    other = pdb.Geometry(3, 3, bytes([1, 2, 3, 4, 5, 6, 7, 0, 8]))   # another blank cell: not usable
-    assert pdb.cached_partition(other) is None
+    other = pdb_patterns.Geometry(3, 3, bytes([1, 2, 3, 4, 5, 6, 7, 0, 8]))   # another blank cell: not usable
+    assert pdb_cache.cached_partition(other) is None
 
 
 def test_naming_a_partition_asks_for_the_tables() -> None:

@@ -1,9 +1,9 @@
 """Two CP-SAT encodings of Rush Hour (both metrics) with step variables.
 
-Both start from the SAT module's `Geometry` presolve: each vehicle's offset stays in an interval
-[lo, hi] bounded by walls, by the cells other vehicles always cover, and by the vehicles on its
-own line; a vehicle with lo = hi never moves, and no other vehicle can ever reach its cells, so
-fixed vehicles and walls need no constraints at all. Shared action layer:
+Both start from the `Geometry` presolve of models/rush_hour/presolve.py (shared with the SAT
+encodings; cells, moves and the move notation are models/rush_hour/board.py's): offsets stay in
+intervals [lo, hi], fixed vehicles and walls need no constraints at all. Shared action layer:
+Shared action layer:
     mv_v_t (bool) vehicle v moves at step t; AddExactlyOne over the movers (and idle_t under
     `goal: by`). fwd_t (bool): the move is right/down; idle_t -> not fwd_t.
 Cuts (options): no_reversal (step metric: no immediate move back; slide metric: a vehicle never
@@ -40,23 +40,24 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from puzzleplan.models.rush_hour.model import MOVE_RE
-
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.sat.rush_hour import Geometry
 from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.models.rush_hour.board import covering, crossed, trace
+from puzzleplan.models.rush_hour.presolve import Geometry
 
 
 class _RushHourCp(CpEncoding):
     family = "rush-hour"
     commute = True
 
+    def moves_of(self, v: int) -> list[tuple[int, int]]:
+        return self.geo.moves_of(v, self.slide)
+
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)
         self.geo = Geometry(model)
         self.slide = model.metric == "slide"
         self.idle_ok = options.goal == "by"
-        self.index = {v.name: i for i, v in enumerate(model.vehicles)}
         self._movable = set(self.geo.movable)
 
     def _infeasible(self) -> None:
@@ -112,34 +113,15 @@ class _RushHourCp(CpEncoding):
         if not self.commute:
             return
         for t in range(1, horizon):
-            for v in geo.movable:
-                for u in geo.movable:
-                    if u <= v or geo._same_line(u, v):
-                        continue
-                    both = [self.mv[t - 1][u], self.mv[t][v]]
-                    if (v, u) not in geo.crossing_of:
-                        cp.AddBoolOr([x.Not() for x in both])
-                        continue
-                    pv, pu = geo.crossing_of[v, u]
-                    self._interacts(u, pu, v, pv, t, both)
+            for u, v, shared in geo.ordered:
+                both = [self.mv[t - 1][u], self.mv[t][v]]
+                if shared is None:
+                    cp.AddBoolOr([x.Not() for x in both])
+                else:
+                    self._interacts(u, shared[0], v, shared[1], t, both)
 
     def _interacts(self, u: int, pu: int, v: int, pv: int, t: int, both: list[Any]) -> None:
         raise NotImplementedError
-
-    def _replay(self, moves: list[str]) -> list[tuple[list[int], int | None, int]]:
-        """(offsets at step t, mover or None, delta) for each step of a plan, then the end."""
-        offsets = list(self.geo.start)
-        steps = []
-        for move in moves:
-            m = MOVE_RE.match(move)
-            if not m or m.group("name") not in self.index:
-                break
-            v = self.index[m.group("name")]
-            delta = int(m.group("dist")) * (1 if m.group("sign") == "+" else -1)
-            steps.append((list(offsets), v, delta))
-            offsets[v] += delta
-        steps.append((list(offsets), None, 0))
-        return steps
 
     def _hint_actions(self, steps: list[tuple[list[int], int | None, int]]) -> None:
         for t in range(len(self.fwd)):
@@ -239,19 +221,22 @@ class RushHourInt(_RushHourCp):
         else:
             self._infeasible()
 
+    def _off(self, v: int, p: int, t: int) -> list[Any]:
+        """Two literals, one of which holds unless v covers position p of its line at step t."""
+        offsets = covering(self.geo.length[v], p)
+        return [self._neg(self.ge(v, offsets.start, t)), self.ge(v, offsets.stop, t)]
+
     def _cells(self, horizon: int) -> None:
         """Crossing vehicles never share their cell; slide: crossed cells are free (clauses)."""
         geo, L = self.geo, self.geo.length
         for t in range(horizon + 1):
             for u, pu, v, pv in geo.crossings:
-                lits = []
-                for w, p in ((u, pu), (v, pv)):
-                    lits += [self._neg(self.ge(w, p - L[w] + 1, t)), self.ge(w, p + 1, t)]
+                lits = self._off(u, pu, t) + self._off(v, pv, t)
                 if t > 0:
                     self._clause(lits)
                 if self.slide and t < horizon:
                     for mover, p, other, q in ((u, pu, v, pv), (v, pv, u, pu)):
-                        free = [self._neg(self.ge(other, q - L[other] + 1, t)), self.ge(other, q + 1, t)]
+                        free = self._off(other, q, t)
                         k = p - L[mover] + 1
                         self._clause([self._neg(self.ge(mover, k, t + 1)), self.ge(mover, k, t)] + free)
                         self._clause([self._neg(self.ge(mover, p + 1, t)), self.ge(mover, p + 1, t + 1)] + free)
@@ -303,7 +288,7 @@ class RushHourInt(_RushHourCp):
         return moves
 
     def add_hint(self, moves: list[str]) -> None:
-        steps = self._replay(moves)
+        steps = self.geo.replay(moves)
         for t, row in enumerate(self.off):
             offsets = steps[min(t, len(steps) - 1)][0]
             if t >= len(steps) and not self.idle_ok:
@@ -321,12 +306,6 @@ class RushHourBool(_RushHourCp):
     """Boolean one-hot offsets, explicit move actions and cell occupancy sums."""
 
     name = "cp-rh-bool"
-
-    def moves_of(self, v: int) -> list[tuple[int, int]]:
-        lo, hi = self.geo.lo[v], self.geo.hi[v]
-        if self.slide:
-            return [(o, o2) for o in range(lo, hi + 1) for o2 in range(lo, hi + 1) if o2 != o]
-        return [(o, o2) for o in range(lo, hi + 1) for o2 in (o - 1, o + 1) if lo <= o2 <= hi]
 
     def build(self, horizon: int) -> cp_model.CpModel:
         self.cp = cp = cp_model.CpModel()
@@ -363,8 +342,7 @@ class RushHourBool(_RushHourCp):
                     cp.AddImplication(g, self.at(v, o2, t + 1))
                     cp.AddImplication(g, self.fwd[t] if o2 > o else self.fwd[t].Not())
                     if self.slide:
-                        L = geo.length[v]
-                        for q in (range(o + L, o2 + L) if o2 > o else range(o2, o)):
+                        for q in crossed(o, o2, geo.length[v]):
                             cp.AddImplication(g, self.occ[geo.cell(v, q), t].Not())
                     elif self.options.no_reversal and t > 0:
                         cp.AddBoolOr([g.Not(), self.go[t - 1][v, o2, o].Not()])
@@ -388,8 +366,7 @@ class RushHourBool(_RushHourCp):
             return
         for w, p, s in ((u, pu, t - 1), (v, pv, t)):
             L = geo.length[w]
-            cp.AddBoolOr(nots + [self.go[s][w, o, o2] for o, o2 in self.moves_of(w)
-                                 if min(o, o2) <= p <= max(o, o2) + L - 1])
+            cp.AddBoolOr(nots + [self.go[s][w, o, o2] for o, o2 in self.moves_of(w) if p in trace(o, o2, L)])
 
     def _delta(self, solver: cp_model.CpSolver, v: int, t: int) -> int:
         for o, o2 in self.moves_of(v):
@@ -398,7 +375,7 @@ class RushHourBool(_RushHourCp):
         raise AssertionError("a mover without a move")
 
     def add_hint(self, moves: list[str]) -> None:
-        steps = self._replay(moves)
+        steps = self.geo.replay(moves)
         geo = self.geo
         T = len(self.fwd)
         for t in range(T + 1):

@@ -32,8 +32,10 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.sat.sokoban import INF, LETTERS, OPPOSITE, SokobanLevel, check_metric
+from puzzleplan.encoders.sat.sokoban import SokobanLevel, check_metric
 from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.models.sokoban.analysis import INF
+from puzzleplan.models.sokoban.level import DIRS, OPPOSITE, PUSH, WALK, steps
 
 IDLE = 4
 
@@ -144,26 +146,24 @@ class SokobanCp(SokobanLevel, CpEncoding):
                 continue
             j = self.nbr[solver.Value(self.pos[t])][d]
             push = j >= 0 and bool(solver.Value(self.box[t][j]))
-            moves.append(LETTERS[d].upper() if push else LETTERS[d])
+            moves.append(PUSH[d] if push else WALK[d])
         return moves
 
     def add_hint(self, moves: list[str]) -> None:
         """Hint a plan (LURD letters); steps past its end are idle. Illegal letters stop the hint."""
-        p, boxes = self.model.start_player, set(self.start_boxes)
+        p, boxes = self.model.start_player, self.model.start_boxes
         for t in range(len(self.pos)):
             self._hint_state(t, p, boxes)
             if t >= len(self.act):
                 break
             if t < len(moves):
-                d = LETTERS.find(moves[t].lower())
-                j = self.nbr[p][d] if d >= 0 else -1
-                if j < 0:
+                d = DIRS.find(moves[t].lower())
+                step = next((s for s in steps(self.model.ahead, p, boxes) if s[0] == d), None)
+                if step is None:
                     return
-                if j in boxes:
-                    k = self.nbr[j][d]
-                    if k < 0 or k in boxes:
-                        return
-                    boxes = boxes - {j} | {k}
+                _, j, k = step
+                if k >= 0:
+                    boxes ^= (1 << j) ^ (1 << k)
                 p = j
             elif self.idle:
                 d = IDLE
@@ -171,9 +171,9 @@ class SokobanCp(SokobanLevel, CpEncoding):
                 return
             self.cp.AddHint(self.act[t], d)
 
-    def _hint_state(self, t: int, p: int, boxes: set[int]) -> None:
+    def _hint_state(self, t: int, p: int, boxes: int) -> None:
         self.cp.AddHint(self.pos[t], p)
         for c, b in self.box[t].items():
             if b is self._false:
                 continue
-            self.cp.AddHint(b, int(c in boxes))
+            self.cp.AddHint(b, boxes >> c & 1)

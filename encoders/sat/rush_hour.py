@@ -1,15 +1,8 @@
-"""Two SAT encodings of Rush Hour (both metrics) with step variables, and the board geometry
-they share with the CP-SAT encodings.
+"""Two SAT encodings of Rush Hour (both metrics) with step variables.
 
-Geometry (`Geometry`, a presolve that holds for every reachable state). A vehicle v of length
-L moves along one line; its offset (rear cell) is confined to an interval [lo_v, hi_v]: start
-from the whole line and shrink to a fixpoint, where a vehicle cannot pass a wall, cannot pass
-the *core* of another vehicle (the cells it covers at every offset of its interval: positions
-hi..lo+L-1), and vehicles on one line keep their order (off_u + L_u <= off_v when u comes first,
-so lo_v >= lo_u + L_u and hi_u <= hi_v - L_u). A vehicle with lo = hi never moves and is a
-constant. Walls therefore need no clauses, and non-overlap is only stated for a cell and a pair
-of vehicles that can both cover it: two crossing vehicles (perpendicular lines, one shared
-cell), or two vehicles on one line (their order).
+Geometry: the presolve `Geometry` of models/rush_hour/presolve.py (each vehicle's offset
+interval [lo_v, hi_v], the crossings, the vehicles on one line), shared with the CP-SAT
+encodings; cells, moves and the move notation are models/rush_hour/board.py's.
 
 Both encodings share the action layer:
     ("mv", v, t)   vehicle v moves at step t (t -> t+1); exactly one of the mv's (and ("idle", t)
@@ -69,102 +62,12 @@ from typing import Any, Iterable
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.base import Clause, SatEncoding
+from puzzleplan.models.rush_hour.board import covering, crossed, trace
+from puzzleplan.models.rush_hour.presolve import Geometry
+
+__all__ = ["RushHourOneHot", "RushHourOrder"]
 
 Lit = Any   # an int literal, or the constants True / False (always tested with `is`)
-
-
-class Geometry:
-    """Static facts of a board: offset intervals, which vehicles can cover which cells."""
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self.vehicles = model.vehicles
-        self.n = len(self.vehicles)
-        self.length = [v.length for v in self.vehicles]
-        self.span = [model.cols if v.horizontal else model.rows for v in self.vehicles]
-        self.start = list(model.initial())
-        self.primary = model.primary
-        self.goal = model.goal_offset
-        self._presolve()
-        self.movable = [v for v in range(self.n) if self.lo[v] < self.hi[v]]
-        # coverers[cell]: (vehicle, position of the cell along its line) for vehicles that can cover it
-        self.coverers: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for v in range(self.n):
-            for p in range(self.lo[v], self.hi[v] + self.length[v]):
-                self.coverers.setdefault(self.cell(v, p), []).append((v, p))
-        # crossings: (u, pu, v, pv) with u < v perpendicular, both movable, sharing a coverable cell
-        self.crossings: list[tuple[int, int, int, int]] = []
-        self.crossing_of: dict[tuple[int, int], tuple[int, int]] = {}
-        for cell, cov in sorted(self.coverers.items()):
-            for i, (u, pu) in enumerate(cov):
-                for v, pv in cov[i + 1:]:
-                    a, b = (u, pu), (v, pv)
-                    if a[0] > b[0]:
-                        a, b = b, a
-                    if self.vehicles[a[0]].horizontal != self.vehicles[b[0]].horizontal:
-                        self.crossings.append((a[0], a[1], b[0], b[1]))
-                        self.crossing_of[a[0], b[0]] = (a[1], b[1])
-        # same_line: (u, v) on one line, u before v, both movable
-        self.same_line = [(u, v) for u in self.movable for v in self.movable
-                          if u != v and self._same_line(u, v) and self.start[u] < self.start[v]]
-
-    def cell(self, v: int, p: int) -> tuple[int, int]:
-        veh = self.vehicles[v]
-        return (veh.line, p) if veh.horizontal else (p, veh.line)
-
-    def _same_line(self, u: int, v: int) -> bool:
-        a, b = self.vehicles[u], self.vehicles[v]
-        return a.horizontal == b.horizontal and a.line == b.line
-
-    def _presolve(self) -> None:
-        n, L = self.n, self.length
-        lo = [0] * n
-        hi = [self.span[v] - L[v] for v in range(n)]
-        walls = set(self.model.walls)
-        pairs = [(u, v) for u in range(n) for v in range(n)
-                 if u != v and self._same_line(u, v) and self.start[u] < self.start[v]]
-        changed = True
-        while changed:
-            changed = False
-            core: dict[tuple[int, int], int] = {}
-            for v in range(n):
-                for p in range(hi[v], lo[v] + L[v]):
-                    core[self.cell(v, p)] = v
-            for v in range(n):
-                def free(p: int) -> bool:
-                    c = self.cell(v, p)
-                    return c not in walls and core.get(c, v) == v
-                a = b = self.start[v]
-                while a - 1 >= lo[v] and free(a - 1):
-                    a -= 1
-                while b + 1 <= hi[v] and free(b + L[v]):
-                    b += 1
-                if (a, b) != (lo[v], hi[v]):
-                    lo[v], hi[v], changed = a, b, True
-            for u, v in pairs:
-                if lo[v] < lo[u] + L[u]:
-                    lo[v], changed = lo[u] + L[u], True
-                if hi[u] > hi[v] - L[u]:
-                    hi[u], changed = hi[v] - L[u], True
-        self.lo, self.hi = lo, hi
-
-    def goal_reachable(self) -> bool:
-        p = self.primary
-        return self.lo[p] <= self.goal <= self.hi[p]
-
-    def covering_offsets(self, v: int, p: int) -> range:
-        """Offsets of v (within its interval) at which it covers position p of its line."""
-        return range(max(self.lo[v], p - self.length[v] + 1), min(self.hi[v], p) + 1)
-
-    def distance_ok(self, offset: int, t: int, horizon: int, metric: str) -> bool:
-        """Whether the primary may be at `offset` at step t (distance cut)."""
-        dist = abs(offset - self.goal)
-        if metric == "slide":
-            dist = min(dist, 1)
-        return dist <= horizon - t
-
-    def move_name(self, v: int, delta: int) -> str:
-        return f"{self.vehicles[v].name}{delta:+d}"
 
 
 def neg(lit: Lit) -> Lit:
@@ -229,19 +132,13 @@ class _RushHourSat(SatEncoding):
     def _commute(self, t: int) -> list[Clause]:
         """Forbid moves (u at t-1, v at t), u > v, that commute (see the module docstring)."""
         out: list[Clause] = []
-        movable = self.geo.movable
-        for v in movable:
-            for u in movable:
-                if u <= v or self.geo._same_line(u, v):
-                    continue
-                a, b = -self.var("mv", u, t - 1), -self.var("mv", v, t)
-                key = (v, u)
-                if key not in self.geo.crossing_of:
-                    out.append([a, b])
-                    continue
-                pv, pu = self.geo.crossing_of[key]
-                for lits in self._interacts(u, pu, v, pv, t):
-                    self.emit(out, a, b, *lits)
+        for u, v, shared in self.geo.ordered:
+            a, b = -self.var("mv", u, t - 1), -self.var("mv", v, t)
+            if shared is None:
+                out.append([a, b])
+                continue
+            for lits in self._interacts(u, shared[0], v, shared[1], t):
+                self.emit(out, a, b, *lits)
         return out
 
     def _interacts(self, u: int, pu: int, v: int, pv: int, t: int) -> Iterable[list[Lit]]:
@@ -287,7 +184,8 @@ class RushHourOrder(_RushHourSat):
 
     def cov(self, v: int, p: int, t: int) -> tuple[Lit, Lit]:
         """v covers position p at t iff a & -b for the returned (a, b)."""
-        return self.ge(v, p - self.geo.length[v] + 1, t), self.ge(v, p + 1, t)
+        offsets = covering(self.geo.length[v], p)
+        return self.ge(v, offsets.start, t), self.ge(v, offsets.stop, t)
 
     def at_offset(self, v: int, o: int, t: int) -> list[list[Lit]]:
         return [[self.ge(v, o, t)], [neg(self.ge(v, o + 1, t))]]
@@ -404,10 +302,7 @@ class RushHourOneHot(_RushHourSat):
         return [neg(self.pos(v, o, t))]
 
     def moves_of(self, v: int) -> list[tuple[int, int]]:
-        lo, hi = self.geo.lo[v], self.geo.hi[v]
-        if self.slide:
-            return [(o, o2) for o in range(lo, hi + 1) for o2 in range(lo, hi + 1) if o2 != o]
-        return [(o, o2) for o in range(lo, hi + 1) for o2 in (o - 1, o + 1) if lo <= o2 <= hi]
+        return self.geo.moves_of(v, self.slide)
 
     def go(self, v: int, o: int, o2: int, t: int) -> int:
         return self.var("go", v, o, o2, t)
@@ -451,9 +346,7 @@ class RushHourOneHot(_RushHourSat):
                 out += [[-g, m], [-g, self.var("pos", v, o, t)], [-g, self.var("pos", v, o2, t + 1)],
                         [-g, fwd if o2 > o else -fwd]]
                 if self.slide:
-                    L = geo.length[v]
-                    crossed = range(o + L, o2 + L) if o2 > o else range(o2, o)
-                    for p in crossed:
+                    for p in crossed(o, o2, geo.length[v]):
                         out.append([-g, -self.var("occ", geo.cell(v, p), t)])
                 elif self.options.no_reversal and t > 0:
                     out.append([-g, -self.go(v, o2, o, t - 1)])
@@ -468,8 +361,7 @@ class RushHourOneHot(_RushHourSat):
         out = []
         for w, p, s in ((u, pu, t - 1), (v, pv, t)):
             L = geo.length[w]
-            out.append([self.go(w, o, o2, s) for o, o2 in self.moves_of(w)
-                        if min(o, o2) <= p and max(o, o2) + L - 1 >= p])
+            out.append([self.go(w, o, o2, s) for o, o2 in self.moves_of(w) if p in trace(o, o2, L)])
         return out
 
     def decode(self, true: set[int], horizon: int) -> list[str]:

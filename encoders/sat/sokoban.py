@@ -1,7 +1,7 @@
 """A SAT encoding of Sokoban under the `moves` metric (one step per letter), with step variables.
 
 `sok-onehot` (SokobanOneHot). Cells are the model's floor cells (`model.cells`, row-major
-numbering, neighbours `model.nbr` in the order u d l r). Box cells are the floor cells that are
+numbering, neighbours `model.nbr` in the order u d l r of models/sokoban/level.py). Box cells are the floor cells that are
 not dead squares (`model.dead`: no goal is reachable from them by pushes on the empty level, so
 a box standing there can never be solved; every plan keeps its boxes off them).
 
@@ -47,10 +47,8 @@ from typing import Any
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.base import Clause, SatEncoding
-
-LETTERS = "udlr"          # the model's direction order (models/sokoban.py DIRS)
-OPPOSITE = (1, 0, 3, 2)
-INF = 1 << 30
+from puzzleplan.models.sokoban.analysis import INF
+from puzzleplan.models.sokoban.level import OPPOSITE, PUSH, WALK
 
 
 def sokoban_geometry(model: Any) -> tuple[list[bool], list[int]]:
@@ -220,5 +218,5 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
                 if self.go(d, t) in true:
                     j = self.nbr[here][d]
                     push = j >= 0 and self.boxable[j] and self.box(j, t) in true
-                    moves.append(LETTERS[d].upper() if push else LETTERS[d])
+                    moves.append(PUSH[d] if push else WALK[d])
         return moves

@@ -1,8 +1,10 @@
 """Rush Hour: the family package.
 
-Modules: `model` (vehicles, moves under the step and slide metrics, goal, heuristic),
-`notation` (grid, vehicle-list and typed-grid readers and writers), `packed` (uint64 states for
-the array BFS), `planning` (Bird's planning search, seed 001: an engine of this family alone).
+Modules, bottom up: `board` (the vocabulary: vehicles, cells, exits, the move rule; imports
+nothing of the package), `notation` (grid, vehicle-list and typed-grid readers returning data,
+and writers), `presolve` (the geometry the encodings share), `packed` (uint64 states for the
+array BFS), `planning` (Bird's planning search, seed 001: an engine of this family alone), and
+`model` on top (moves under the step and slide metrics, goal, heuristic).
 The independent plan checker is `puzzleplan.plans.check.rush_hour`, apart on purpose.
 """
 from puzzleplan.models.family import Family

@@ -3,13 +3,14 @@
 Board of rows x cols cells (default 6x6, up to 16x16), fixed 1-cell walls, vehicles of length
 >= 2, one primary vehicle. The exit is on the primary's line at the edge it faces (right by
 default for a horizontal primary, down for a vertical one; `exit:` sets it). Goal: the primary's
-front reaches the exit edge.
+front reaches the exit edge. The rules themselves (cells, moves, exits) are stated once, in
+`board.py`; this module applies them.
 
 State: `bytes`, one offset per vehicle (the coordinate of its rear/top cell along its line).
 Metrics: `step` (one vehicle one cell per move) and `slide` (one vehicle any distance per move).
 Moves are written vehicle + signed distance: `A+2`, `C-1` (+ is right/down).
 
-YAML (`puzzle: rush-hour`), one of three notations:
+YAML (`puzzle: rush-hour`), one of three notations (read by `notation.py`):
     board: |          the grid notation of the public Rush Hour databases: one letter per
       CCCBDE          vehicle, '.' or 'o' empty, 'x' wall, 'A' the primary (`primary:` to
       ...             name another); rows, or one string of rows*cols characters
@@ -19,139 +20,115 @@ YAML (`puzzle: rush-hour`), one of three notations:
       333BCC          `types:` ({char: {orientation: h|v, length: n}}); runs of one type are
       ...             split by length; `primary:` names the primary's type character
 Other keys: name, description, exit, metric, max_moves, expect.
+
+Layers (no module imports one above it): board.py (the vocabulary) <- notation.py (readers
+return a `RushHourSpec`), packed.py (array BFS), planning.py (Bird's search), presolve.py (the
+encodings' intervals) <- model.py (this module, which builds the model from a spec). The
+accelerators take the model they are handed (typed under TYPE_CHECKING) and read its `board`.
+The model is immutable once built: its tables are computed here, before `load` seals it.
 """
 from __future__ import annotations
 
-import math
-import re
-from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase
 from puzzleplan.models.document import Document
+from puzzleplan.models.rush_hour.board import (EXIT_MARKS, METRICS, WALL, Board, Vehicle, clearing, crossed,
+                                               move_name)
+from puzzleplan.models.rush_hour.notation import RushHourSpec, read_document, to_grid_yaml, to_vehicles_yaml
 
-MAX_SIDE = 16
-MAX_CAP = 100_000
-EMPTY = ".o"
-WALL = "x"
-EXITS = ("right", "left", "down", "up")
-EXPECT_KEYS = ("optimal", "optimal_step", "optimal_slide", "solvable", "reachable", "valid_plans")
-KEYS = ("puzzle", "name", "description", "board", "vehicles", "typed", "types", "primary", "rows", "cols",
-        "walls", "exit", "metric", "max_moves", "expect")
-MOVE_RE = re.compile(r"^(?P<name>.+?)(?P<sign>[+-])(?P<dist>\d+)$")
-
-
-@dataclass(frozen=True)
-class Vehicle:
-    """A vehicle: its name, length, orientation, fixed line (row or column) and start offset."""
-
-    name: str
-    length: int
-    horizontal: bool
-    line: int      # the row of a horizontal vehicle, the column of a vertical one
-    offset: int    # column (horizontal) or row (vertical) of its first cell
-
-    def cells(self, offset: int | None = None) -> list[tuple[int, int]]:
-        o = self.offset if offset is None else offset
-        if self.horizontal:
-            return [(self.line, o + i) for i in range(self.length)]
-        return [(o + i, self.line) for i in range(self.length)]
+__all__ = ["RushHour", "Vehicle"]
 
 
 class RushHour(ModelBase):
-    """One Rush Hour instance under a metric."""
+    """One Rush Hour instance under a metric (immutable once built)."""
 
     family = "rush-hour"
-    metrics = ("step", "slide")
+    metrics = METRICS
     default_engine = "bfs"
+    notations = ("grid", "vehicles", "yaml")
 
     def __init__(self, rows: int, cols: int, vehicles: Sequence[Vehicle], primary: int = 0,
                  walls: Sequence[tuple[int, int]] = (), exit: str | None = None, metric: str = "step",
                  name: str = "", max_moves: int | None = None, expect: dict[str, Any] | None = None) -> None:
+        board = Board(rows, cols, vehicles, primary, walls, exit)
+        self.board = board
         self.rows, self.cols = rows, cols
-        self.vehicles = tuple(vehicles)
+        self.vehicles = board.vehicles
         self.primary = primary
-        self.walls = tuple(sorted(set(walls)))
-        p = self.vehicles[primary]
-        self.exit = exit or ("right" if p.horizontal else "down")
+        self.walls = board.walls
+        self.exit = board.exit
         self.metric = metric
         self.name = name
         self.max_moves = max_moves
         self.expect = dict(expect or {})
-        self.wall_mask = sum(self.bit(r, c) for r, c in self.walls)
-        # line_bits[v][p]: the bit of the cell at position p along vehicle v's line
-        self.line_bits = tuple(
-            tuple(self.bit(v.line, p) if v.horizontal else self.bit(p, v.line)
-                  for p in range(cols if v.horizontal else rows))
-            for v in self.vehicles)
-        self.masks = tuple(
-            tuple(sum(bits[o:o + v.length]) for o in range(len(bits) - v.length + 1))
-            for v, bits in zip(self.vehicles, self.line_bits))
-        span = cols if p.horizontal else rows
-        self.goal_offset = span - p.length if self.exit in ("right", "down") else 0
+        self.wall_mask = board.wall_mask
+        self.line_bits = board.line_bits   # line_bits[v][p]: the bit of position p along v's line
+        self.masks = board.masks           # masks[v][o]: the bits v covers at offset o
+        self.goal_offset = board.goal_offset
+        # clear[v][o]: the fewest cells vehicle v at offset o must move to leave the primary's
+        # line (0 when it runs parallel to the primary or cannot leave it): the heuristic's table
+        p = board.vehicles[primary]
+        self._clear = tuple(tuple(self._clearance(v, o, p.line) for o in range(len(board.masks[v])))
+                            for v in range(len(board.vehicles)))
 
     def bit(self, r: int, c: int) -> int:
         """The occupancy bit of cell (r, c)."""
-        return 1 << (r * self.cols + c)
+        return self.board.bit(r, c)
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
-    def from_document(cls, doc: Document) -> "RushHour":
-        from puzzleplan.models.rush_hour.notation import parse_document
-        return parse_document(cls, doc)
+    def from_spec(cls, spec: RushHourSpec) -> "RushHour":
+        return cls(spec.rows, spec.cols, spec.vehicles, spec.primary, spec.walls, spec.exit, spec.metric,
+                   spec.name, spec.max_moves, spec.expect)
 
-    notations = ("grid", "vehicles", "yaml")
+    @classmethod
+    def from_document(cls, doc: Document) -> "RushHour":
+        return cls.from_spec(read_document(doc))
 
     def notation(self, kind: str) -> str:
         """The instance written in another notation: bare grid rows, or a YAML file."""
-        from puzzleplan.models.rush_hour.notation import to_grid_yaml, to_vehicles_yaml
         if kind == "grid":
             return "\n".join(self.grid()) + "\n"
         return to_vehicles_yaml(self) if kind == "vehicles" else to_grid_yaml(self)
 
     def with_metric(self, metric: str) -> "RushHour":
-        return RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, metric,
+        """The same instance under another metric: a new model, sealed like a loaded one."""
+        twin = RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, metric,
                         self.name, self.max_moves, self.expect)
+        return twin.seal()
 
     # -- the rules ------------------------------------------------------------------------------
     def initial(self) -> bytes:
-        return bytes(v.offset for v in self.vehicles)
+        return self.board.start()
 
     def is_goal(self, state: bytes) -> bool:
         return state[self.primary] == self.goal_offset
 
     def occupancy(self, state: bytes) -> int:
-        occ = self.wall_mask
-        for v, o in enumerate(state):
-            occ |= self.masks[v][o]
-        return occ
+        return self.board.occupancy(state)
 
     def successors(self, state: bytes) -> Iterator[tuple[tuple[int, int], bytes]]:
-        occ = self.occupancy(state)
+        board = self.board
+        occ = board.occupancy(state)
         slide = self.metric == "slide"
+        runs = board.runs
         for v, o in enumerate(state):
-            bits = self.line_bits[v]
-            length = self.vehicles[v].length
-            p = o - 1
-            while p >= 0 and not occ & bits[p]:
-                yield (v, p - o), state[:v] + bytes((p,)) + state[v + 1:]
-                if not slide:
-                    break
-                p -= 1
-            p = o + length
-            while p < len(bits) and not occ & bits[p]:
-                yield (v, p - o - length + 1), state[:v] + bytes((p - length + 1,)) + state[v + 1:]
-                if not slide:
-                    break
-                p += 1
+            for run in runs[v][o]:         # back, then forward; nearest cell first
+                for bit, d, after in run:
+                    if occ & bit:
+                        break
+                    yield (v, d), state[:v] + after + state[v + 1:]
+                    if not slide:
+                        break
 
     def packed_space(self) -> Any:
         """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
-        from puzzleplan.models.rush_hour.packed import RushHourPacked
+        from puzzleplan.models.rush_hour.packed import RushHourPacked   # numpy: only when asked
         return RushHourPacked(self) if RushHourPacked.fits(self) else None
 
     def plan_moves(self, actions: Sequence[tuple[int, int]]) -> list[str]:
-        return [f"{self.vehicles[v].name}{d:+d}" for v, d in actions]
+        return [move_name(self.vehicles[v].name, d) for v, d in actions]
 
     def h(self, state: bytes) -> int:
         """Blocking-vehicle lower bound.
@@ -164,21 +141,20 @@ class RushHour(ModelBase):
         if o == self.goal_offset:
             return 0
         p = self.vehicles[self.primary]
-        if self.goal_offset > o:
-            path = range(o + p.length, self.goal_offset + p.length)
-        else:
-            path = range(self.goal_offset, o)
         blockers: dict[int, int] = {}
-        for pos in path:
-            bit = self.line_bits[self.primary][pos]
+        line = self.line_bits[self.primary]
+        masks = self.masks
+        for pos in crossed(o, self.goal_offset, p.length):
+            bit = line[pos]
             for v, ov in enumerate(state):
-                if v != self.primary and self.masks[v][ov] & bit and v not in blockers:
+                if v != self.primary and masks[v][ov] & bit and v not in blockers:
                     blockers[v] = pos
         if self.metric == "slide":
             return 1 + len(blockers)
         total = abs(self.goal_offset - o)
-        for v, pos in blockers.items():
-            total += self._clearance(v, state[v], p.line)
+        clear = self._clear
+        for v in blockers:
+            total += clear[v][state[v]]
         return total
 
     def _clearance(self, v: int, offset: int, line: int) -> int:
@@ -186,29 +162,18 @@ class RushHour(ModelBase):
         veh = self.vehicles[v]
         if veh.horizontal == self.vehicles[self.primary].horizontal:
             return 0
-        span = len(self.line_bits[v])
-        options = []
-        back = offset + veh.length - line       # move back until its last cell is before `line`
-        if line - veh.length >= 0:
-            options.append(back)
-        fwd = line - offset + 1                 # move forward until its first cell is after `line`
-        if line + 1 + veh.length <= span:
-            options.append(fwd)
+        options = [abs(to - offset) for to in clearing(veh.length, self.board.spans[v], line) if to is not None]
         return min(options) if options else 0
 
     def unsolvable_reason(self) -> str | None:
         p = self.vehicles[self.primary]
-        o = p.offset
-        path = (range(o + p.length, self.goal_offset + p.length) if self.goal_offset > o
-                else range(self.goal_offset, o))
-        for pos in path:
+        for pos in crossed(p.offset, self.goal_offset, p.length):
             bit = self.line_bits[self.primary][pos]
             if self.wall_mask & bit:
-                r, c = (p.line, pos) if p.horizontal else (pos, p.line)
+                r, c = p.cell(pos)
                 return f"a wall at row {r + 1}, column {c + 1} stands between the primary and the exit"
             for v, veh in enumerate(self.vehicles):
-                if v != self.primary and veh.horizontal == p.horizontal and veh.line == p.line \
-                        and self.masks[v][veh.offset] & bit:
+                if v != self.primary and veh.same_line(p) and self.masks[v][veh.offset] & bit:
                     return (f"vehicle {veh.name} lies on the primary's line between it and the exit "
                             "and can never leave that line")
         return None
@@ -237,12 +202,11 @@ class RushHour(ModelBase):
         """The grid with the exit marked beside the primary's line."""
         rows = self.grid(state)
         p = self.vehicles[self.primary]
-        marks = {"right": ">", "left": "<", "down": "v", "up": "^"}
         if self.exit == "right":
-            rows[p.line] += " >"
+            rows[p.line] += " " + EXIT_MARKS["right"]
         elif self.exit == "left":
-            rows = [("< " if r == p.line else "  ") + row for r, row in enumerate(rows)]
+            rows = [(EXIT_MARKS["left"] + " " if r == p.line else "  ") + row for r, row in enumerate(rows)]
         else:
-            pointer = " " * p.line + marks[self.exit]
+            pointer = " " * p.line + EXIT_MARKS[self.exit]
             rows = rows + [pointer] if self.exit == "down" else [pointer] + rows
         return "\n".join(rows)

@@ -1,27 +1,50 @@
 """Rush Hour notations: reading the grid, vehicle-list and typed-grid forms; writing grid and list.
 
+Readers return data (a `RushHourSpec`), never a model: `model.py` builds the model from it.
 Every reader validates strictly (overlaps, off-board vehicles, unknown characters, a primary
 that cannot face its exit) and raises one-line ModelErrors naming the field and the line.
+The writers take a built model (typed under TYPE_CHECKING only: this module never imports it).
 """
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.models.base import describe, quote
 from puzzleplan.models.document import Document
+from puzzleplan.models.rush_hour.board import EMPTY, EXITS, MAX_SIDE, METRICS, WALL, Vehicle, default_exit, exit_fits
 
 if TYPE_CHECKING:
-    from puzzleplan.models.rush_hour.model import RushHour, Vehicle
+    from puzzleplan.models.rush_hour.model import RushHour
 
 NAME_POOL = "BCDEFGHIJKLMNPQRSTUVWYZ"
+EXPECT_KEYS = ("optimal", "optimal_step", "optimal_slide", "solvable", "reachable", "valid_plans")
+KEYS = ("puzzle", "name", "description", "board", "vehicles", "typed", "types", "primary", "rows", "cols",
+        "walls", "exit", "metric", "max_moves", "expect")
 
 
-def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
-    from puzzleplan.models.rush_hour.model import EXITS, EXPECT_KEYS, KEYS, MAX_CAP
+@dataclass(frozen=True)
+class RushHourSpec:
+    """A validated Rush Hour file: the board and the common fields (see `Document.common`)."""
+
+    rows: int
+    cols: int
+    vehicles: tuple[Vehicle, ...]
+    primary: int
+    walls: tuple[tuple[int, int], ...]
+    exit: str
+    metric: str = METRICS[0]
+    name: str = ""
+    description: str = ""
+    max_moves: int | None = None
+    expect: dict[str, Any] = field(default_factory=dict)
+
+
+def read_document(doc: Document) -> RushHourSpec:
+    """The spec of a YAML document in any of the three notations."""
     doc.check_keys(KEYS)
-    doc.text("description", "")
     given = [k for k in ("board", "vehicles", "typed") if doc.has(k)]
     if len(given) != 1:
         raise doc.error(given[1] if given else None,
@@ -37,19 +60,17 @@ def parse_document(cls: type["RushHour"], doc: Document) -> "RushHour":
             if doc.has(key) and not (key in ("rows", "cols") and given[0] == "board"):
                 raise doc.error(key, f"only used with vehicles: (the {given[0]}: notation gives it)")
     p = vehicles[primary]
-    exit_ = doc.choice("exit", EXITS, "right" if p.horizontal else "down")
-    if p.horizontal != (exit_ in ("right", "left")):
+    exit_ = doc.choice("exit", EXITS, default_exit(p.horizontal))
+    if not exit_fits(p.horizontal, exit_):
         raise doc.error("exit", f"the primary {p.name} is {'horizontal' if p.horizontal else 'vertical'} "
                                 f"and cannot face the {exit_} exit")
-    metric = doc.choice("metric", cls.metrics, "step")
-    max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-    expect = doc.expect(EXPECT_KEYS)
-    return cls(rows, cols, vehicles, primary, walls, exit_, metric, doc.text("name", ""), max_moves, expect)
+    common = doc.common(METRICS, EXPECT_KEYS)
+    return RushHourSpec(rows, cols, tuple(vehicles), primary, tuple(walls), exit_, common.metric, common.name,
+                        common.description, common.max_moves, common.expect)
 
 
 # -- grid --------------------------------------------------------------------------------------
 def _grid_rows(doc: Document, key: str) -> list[str]:
-    from puzzleplan.models.rush_hour.model import MAX_SIDE
     value = doc.get(key)
     if not isinstance(value, str):
         raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters, "
@@ -83,7 +104,6 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
 
 def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) -> list["Vehicle"]:
     """Vehicles from {name: cells}; each must be a straight contiguous run of >= 2 cells."""
-    from puzzleplan.models.rush_hour.model import Vehicle
     vehicles = []
     for name, where in cells.items():
         rows = {r for r, _ in where}
@@ -101,7 +121,6 @@ def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) 
 
 
 def _read_grid(doc: Document):
-    from puzzleplan.models.rush_hour.model import EMPTY, WALL
     rows = _grid_rows(doc, "board")
     cells: dict[str, list[tuple[int, int]]] = {}
     walls = []
@@ -135,7 +154,6 @@ _NUMBER = re.compile(r"[0-9]{1,9}\Z")
 
 
 def _read_vehicle_list(doc: Document):
-    from puzzleplan.models.rush_hour.model import MAX_SIDE, Vehicle
     nrows = doc.integer("rows", 6, low=2, high=MAX_SIDE)
     ncols = doc.integer("cols", 6, low=2, high=MAX_SIDE)
     items = doc.get("vehicles")
@@ -161,8 +179,7 @@ def _read_vehicle_list(doc: Document):
             bad_row, bad_col = (row, col) if not (1 <= row <= nrows and 1 <= col <= ncols) else (last_row, last_col)
             raise doc.error("vehicles", f"vehicle {quote(name)} runs off the {nrows}x{ncols} board "
                                         f"(cell row {bad_row}, column {bad_col})", line=line)
-        v = Vehicle(name, size, orient == "h", row - 1 if orient == "h" else col - 1,
-                    col - 1 if orient == "h" else row - 1)
+        v = Vehicle.at(name, size, orient == "h", row - 1, col - 1)
         for r, c in v.cells():
             if (r, c) in taken:
                 raise doc.error("vehicles", f"vehicle {quote(name)} overlaps {quote(taken[(r, c)])} at row {r + 1}, "
@@ -200,7 +217,6 @@ def _parts(item: Any) -> list[str]:
 
 # -- typed grid (seed 000) ---------------------------------------------------------------------
 def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
-    from puzzleplan.models.rush_hour.model import MAX_SIDE
     types = doc.mapping("types")
     out = {}
     for ch, spec in types.items():
@@ -213,14 +229,13 @@ def _read_types(doc: Document) -> dict[str, tuple[bool, int]]:
                 or not 2 <= spec["length"] <= MAX_SIDE or set(spec) - {"orientation", "length"}):
             raise doc.error("types", f"type {quote(ch)}: expected {{orientation: h|v, length: n}} or 'h2'/'v3', "
                                      f"n from 2 to {MAX_SIDE}")
-        if len(ch) != 1 or ch in ".o":
+        if len(ch) != 1 or ch in EMPTY:
             raise doc.error("types", f"type {quote(ch)}: expected a single character other than '.' and 'o'")
         out[ch] = (spec["orientation"] == "h", spec["length"])
     return out
 
 
 def _read_typed(doc: Document):
-    from puzzleplan.models.rush_hour.model import Vehicle
     rows = _grid_rows(doc, "typed")
     types = _read_types(doc)
     primary_type = doc.text("primary")
@@ -229,7 +244,7 @@ def _read_typed(doc: Document):
     nrows, ncols = len(rows), len(rows[0])
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
-            if ch not in types and ch not in ".o":
+            if ch not in types and ch not in EMPTY:
                 raise doc.error("typed", f"unknown character {quote(ch)} at row {r + 1}, column {c + 1}; expected '.' "
                                          f"or a type from types: ({', '.join(types)})", line=doc.value_line("typed", r))
     found: list[tuple[tuple[int, int], bool, int, int, int, str]] = []  # (first cell, horiz, line, offset, len, type)
@@ -283,7 +298,7 @@ def _header(model: "RushHour") -> list[str]:
 def _footer(model: "RushHour") -> list[str]:
     p = model.vehicles[model.primary]
     lines = []
-    if model.exit != ("right" if p.horizontal else "down"):
+    if model.exit != default_exit(p.horizontal):
         lines.append(f"exit: {model.exit}")
     lines.append(f"metric: {model.metric}")
     if model.max_moves is not None:

@@ -1,10 +1,11 @@
 """Rush Hour states packed into one uint64, and the move rule applied to whole arrays of them.
 
 Key: each vehicle's offset in a bit field just wide enough for its largest offset. Occupancy is a
-bitboard of the rows*cols cells (at most 64), built from the model's own per-vehicle masks
-(`RushHour.masks`, `RushHour.line_bits`): those tables are the one statement of where a
+bitboard of the rows*cols cells (at most 64), built from the board's tables (`board.Board`:
+`masks`, and `runs`, the cells each move enters): those tables are the one statement of where a
 vehicle is and which cell it crosses next, and `tests/test_packed.py` checks that the moves
-produced here are exactly `RushHour.successors`.
+produced here are exactly `RushHour.successors`. The model is passed in (typed under
+TYPE_CHECKING only: this module never imports it).
 Move code: vehicle * 64 + (signed distance + 32).
 """
 from __future__ import annotations
@@ -26,42 +27,41 @@ class RushHourPacked:
 
     def __init__(self, model: "RushHour") -> None:
         self.model = model
-        nv = len(model.vehicles)
-        spans = [len(bits) for bits in model.line_bits]
-        top = [s - v.length for s, v in zip(spans, model.vehicles)]     # largest offset
+        board = model.board
+        nv = len(board.vehicles)
+        spans = board.spans
+        top = [s - v.length for s, v in zip(spans, board.vehicles)]     # largest offset
         widths = [max(1, int(t).bit_length()) for t in top]
         self.shift = np.cumsum([0] + widths[:-1]).astype(np.uint64)
         self.field = np.array([(1 << w) - 1 for w in widths], dtype=np.uint64)
         self.unit = np.uint64(1) << self.shift                          # offset + 1
         width = max(spans)
         self.width = width
-        # masks[v, o]: cells of vehicle v at offset o; behind/ahead[v, o, d - 1]: the cell d
-        # before its first / after its last cell (BLOCKED past the edge).
+        # masks[v, o]: cells of vehicle v at offset o; behind/ahead[v, o, d - 1]: the cell entered
+        # moving d cells back / forward (BLOCKED past the edge).
         self.masks = np.zeros((nv, width), dtype=np.uint64)
         self.behind = np.full((nv, width, width), BLOCKED, dtype=np.uint64)
         self.ahead = np.full((nv, width, width), BLOCKED, dtype=np.uint64)
-        for v, veh in enumerate(model.vehicles):
-            bits = model.line_bits[v]
-            for o, m in enumerate(model.masks[v]):
+        for v in range(nv):
+            for o, m in enumerate(board.masks[v]):
                 self.masks[v, o] = m
-                for d in range(1, width + 1):
-                    if o - d >= 0:
-                        self.behind[v, o, d - 1] = bits[o - d]
-                    if o + veh.length - 1 + d < len(bits):
-                        self.ahead[v, o, d - 1] = bits[o + veh.length - 1 + d]
+                back, forward = board.runs[v][o]
+                for table, run in ((self.behind, back), (self.ahead, forward)):
+                    for d, (bit, _, _) in enumerate(run):
+                        table[v, o, d] = bit
         self.flat_base = (np.arange(nv, dtype=np.intp) * width)[None, :]
-        self.wall = np.uint64(model.wall_mask)
+        self.wall = np.uint64(board.wall_mask)
         self.max_distance = 1 if model.metric == "step" else width - 1
-        p = model.primary
+        p = board.primary
         self.goal_shift, self.goal_field = self.shift[p], self.field[p]
-        self.goal_offset = np.uint64(model.goal_offset)
+        self.goal_offset = np.uint64(board.goal_offset)
 
     @staticmethod
     def fits(model: "RushHour") -> bool:
         """True when the board has at most 64 cells and the offsets fit 64 bits."""
-        spans = [len(bits) for bits in model.line_bits]
-        bits = sum(max(1, s - v.length).bit_length() for s, v in zip(spans, model.vehicles))
-        return model.rows * model.cols <= 64 and bits <= 64
+        board = model.board
+        bits = sum(max(1, s - v.length).bit_length() for s, v in zip(board.spans, board.vehicles))
+        return board.rows * board.cols <= 64 and bits <= 64
 
     def pack(self, state: bytes) -> int:
         return sum(int(o) << int(s) for o, s in zip(state, self.shift))

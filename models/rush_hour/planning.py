@@ -65,12 +65,17 @@ with a cap at the optimum the capped search does several times the work of `bfs`
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from puzzleplan.models.rush_hour.board import clearing, entered, path, toward
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
 from puzzleplan.plans.search.common import POLL_EVERY, finish
+
+if TYPE_CHECKING:
+    from puzzleplan.models.rush_hour.board import Board
+    from puzzleplan.models.rush_hour.model import RushHour
 
 ENGINE = "plan"
 FREE = -1
@@ -78,28 +83,36 @@ WALL = -2
 PLAN_POLL_EVERY = 16384  # plan-making steps between limit checks (a plan can branch a lot)
 
 
-class _Board:
-    """The model's geometry as plain integer tables: cells, owners, single-cell moves."""
+class _Tables:
+    """The board's geometry (board.py) as the plain integer tables this search walks: cells,
+    owners, single-cell moves."""
 
-    def __init__(self, model: Any) -> None:
-        rows, cols = model.rows, model.cols
-        vehicles = model.vehicles
+    def __init__(self, board: "Board") -> None:
+        vehicles = board.vehicles
         self.lengths = tuple(v.length for v in vehicles)
-        self.spans = tuple(cols if v.horizontal else rows for v in vehicles)
+        self.spans = board.spans
         self.vertical = tuple(not v.horizontal for v in vehicles)
-        # cell[v][p]: board cell index (row * cols + col) of position p along v's line
-        self.cell = tuple(
-            tuple(v.line * cols + p if v.horizontal else p * cols + v.line for p in range(span))
-            for v, span in zip(vehicles, self.spans))
-        self.cols = cols
-        empty = [FREE] * (rows * cols)
-        for r, c in model.walls:
-            empty[r * cols + c] = WALL
+        self.cell = board.line_cells      # cell[v][p]: the board cell of position p along v's line
+        # position[v][cell]: the position of a board cell along v's line (-1 off its line)
+        ncells = board.rows * board.cols
+        self.position = [[-1] * ncells for _ in vehicles]
+        for row, cells in zip(self.position, board.line_cells):
+            for p, i in enumerate(cells):
+                row[i] = p
+        empty = [FREE] * ncells
+        for r, c in board.walls:
+            empty[board.index(r, c)] = WALL
         self.empty = empty
-        p = model.primary
-        # the primary's goal: cover the last cell on the exit side
-        target = self.spans[p] - 1 if model.exit in ("right", "down") else 0
-        self.goal_plan = ((p, target),)
+        # steps[v][o]: {position entered: (new offset as a byte, delta)} for v's single-cell
+        # moves from offset o (back, then forward): board.py's runs, nearest cells only
+        self.steps = tuple(
+            tuple({entered(o, length, d): (after, d) for run in runs_o for _, d, after in run[:1]}
+                  for o, runs_o in enumerate(runs_v))
+            for length, runs_v in zip(self.lengths, board.runs))
+        # the primary's goal: cover the position beside the exit
+        self.goal_plan = ((board.primary, board.exit_position),)
+        self._paths: dict[tuple[int, int, int], tuple] = {}     # memo of `moves_to`
+        self._clears: dict[tuple[int, int, int], tuple] = {}    # memo of `clears`
 
     def owners(self, state: bytes) -> list[int]:
         """Per board cell: the vehicle on it, FREE or WALL."""
@@ -114,27 +127,45 @@ class _Board:
     def free_moves(self, state: bytes, own: list[int]) -> list[tuple[int, int]]:
         """Every legal single-cell move as (vehicle, newly covered position); `-` before `+`."""
         out = []
-        cell, lengths, spans = self.cell, self.lengths, self.spans
+        cell, steps = self.cell, self.steps
         for v, o in enumerate(state):
             cv = cell[v]
-            if o > 0 and own[cv[o - 1]] == FREE:
-                out.append((v, o - 1))
-            f = o + lengths[v]
-            if f < spans[v] and own[cv[f]] == FREE:
-                out.append((v, f))
+            for q in steps[v][o]:
+                if own[cv[q]] == FREE:
+                    out.append((v, q))
         return out
 
     def apply(self, state: bytes, move: tuple[int, int]) -> tuple[bytes, tuple[int, int]]:
         """The state after a legal single-cell move, and the move as a model action (v, +-1)."""
         v, c = move
-        o = state[v]
-        d = 1 if c == o + self.lengths[v] else -1
-        return state[:v] + bytes((o + d,)) + state[v + 1:], (v, d)
+        after, d = self.steps[v][state[v]][c]
+        return state[:v] + after + state[v + 1:], (v, d)
+
+    def moves_to(self, v: int, o: int, c: int) -> tuple:
+        """The single-cell moves (v, position entered) that take v from offset o to cover c."""
+        key = (v, o, c)
+        found = self._paths.get(key)
+        if found is None:
+            length = self.lengths[v]
+            found = self._paths[key] = tuple((v, q) for q in path(o, toward(o, length, c), length))
+        return found
+
+    def clears(self, b: int, o: int, q: int) -> tuple:
+        """(back, forward): the single-cell moves that take b from offset o off position q of its
+        line, each way; None where b would leave the board."""
+        key = (b, o, q)
+        found = self._clears.get(key)
+        if found is None:
+            length = self.lengths[b]
+            found = self._clears[key] = tuple(
+                None if to is None else tuple((b, p) for p in path(o, to, length))
+                for to in clearing(length, self.spans[b], q))
+        return found
 
     def newplans(self, state: bytes, own: list[int], plan: tuple, counter: list[int],
                  ctx: SearchContext) -> list[tuple]:
         """Every concrete version of `plan` whose first move is legal in `state` (Bird's newplans)."""
-        lengths, spans, cell = self.lengths, self.spans, self.cell
+        lengths, cell = self.lengths, self.cell
         i, n = 0, len(plan)
         while i < n:                              # drop goal moves that already hold
             v, c = plan[i]
@@ -146,13 +177,11 @@ class _Board:
             return []
         v, c = plan[i]
         o = state[v]
-        f = o + lengths[v]
         # expand the first goal move into single cells from where the vehicle is now
-        head = (tuple((v, q) for q in range(f, c + 1)) if c >= f
-                else tuple((v, q) for q in range(o - 1, c - 1, -1)))
+        head = self.moves_to(v, o, c)
         out: list[tuple] = []
         stack = [head + plan[i + 1:]]
-        cols = self.cols
+        position = self.position
         while stack:
             counter[0] += 1
             if counter[0] % PLAN_POLL_EVERY == 0:
@@ -167,10 +196,9 @@ class _Board:
             if b == WALL:
                 continue                          # a wall is never freed
             # the blocker b must clear position q of its own line: forward or backward
-            q = at // cols if self.vertical[b] else at % cols
-            ob, lb, cb = state[b], lengths[b], cell[b]
-            fwd = tuple((b, p) for p in range(ob + lb, q + lb + 1)) if q + lb < spans[b] else None
-            back = tuple((b, p) for p in range(ob - 1, q - lb - 1, -1)) if q - lb >= 0 else None
+            q = position[b][at]
+            cb = cell[b]
+            back, fwd = self.clears(b, state[b], q)
             options = (back, fwd) if self.vertical[b] else (fwd, back)   # Bird: up first, right first
             children = []
             for pms in options:
@@ -205,12 +233,12 @@ def _merge(actions: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+def run(model: "RushHour", request: Request, ctx: SearchContext) -> Result:
     """Bird's planning search, generalised; a plan, not a shortest one."""
     if getattr(model, "family", None) != "rush-hour":
         return finish(ctx, ENGINE, model, Status.UNSUPPORTED,
                       message="the planning search knows Rush Hour only (its plans free a vehicle's path)")
-    board = _Board(model)
+    board = _Tables(model.board)
     cap = request.max_moves
     slide = model.metric == "slide"
     # Under a cap with the slide metric the free moves are the model's slides (see the docstring).

@@ -1,7 +1,9 @@
 """Sokoban: the family package.
 
-Modules: `notation` (XSB levels and collections), `model` (moves and pushes metrics, the
-matching heuristic, deadlock pruning). The independent plan checker is
+Modules, bottom up: `level` (the vocabulary: XSB characters, the four steps and their LURD
+letters, the Level data; imports nothing of the package), `notation` (XSB levels and
+collections read into data), `analysis` (dead squares, the matching bound and its cache),
+`model` on top (moves and pushes metrics, deadlock pruning). The independent plan checker is
 `puzzleplan.plans.check.sokoban`, apart on purpose.
 """
 from puzzleplan.models.family import Family
@@ -27,7 +29,7 @@ FAMILY = Family(
         "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
         "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
     },
-    collections={".xsb": "puzzleplan.models.sokoban.notation:load_collection",
-                 ".sok": "puzzleplan.models.sokoban.notation:load_collection"},
+    collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
+                 ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",
 )

@@ -27,7 +27,7 @@ at b can be pulled to b+d when b+d and b+2d are floor). Every box needs at least
 pushes whatever the others do, so the matching bounds the pushes left, hence the moves left.
 Under `moves` with a player goal, also at least the player's walking distance to it (walls
 only); the larger of the two is used. Matchings are solved with OR-Tools' linear sum
-assignment and cached per box set.
+assignment and remembered per box set in the model's `Analysis` (analysis.py), not on the model.
 
 Pruning (on by default, `prune=False` turns it off; the optimum never changes, a test checks):
     dead squares   a cell from which the pull search reaches no goal: a box pushed there can
@@ -50,32 +50,40 @@ YAML (`puzzle: sokoban`):
     name, description, metric (moves|pushes), max_moves (the cap, in the metric's unit),
     expect            optimal_moves, optimal_pushes, solvable, valid_plans (checked by the tests)
 Collection files (.xsb/.sok) are read by `load_collection(path, level)`.
+
+Layers: level.py (the XSB characters, the four steps, the move rule `steps`, the Level data)
+<- notation.py (readers returning a `SokobanSpec`, writers), analysis.py (distances, dead
+squares, freeze test, matchings) <- model.py (this module). The model is immutable once built.
 """
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase, ModelError, quote
 from puzzleplan.models.document import Document
-from puzzleplan.models.sokoban.notation import WALL, Level, load_collection, parse_level, split_rows
-
-DIRS = "udlr"
-DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-OPPOSITE = (1, 0, 3, 2)
-WALK = tuple(DIRS)
-PUSH = tuple(DIRS.upper())
-INF = 1 << 30
-CACHE_LIMIT = 1_000_000
+from puzzleplan.models.sokoban.analysis import Analysis, walk_distances
+from puzzleplan.models.sokoban.level import (BOX, BOX_ON_GOAL, DIRS, GOAL, METRICS, OPPOSITE, PLAYER, PLAYER_ON_GOAL,
+                                             PUSH, WALK, Level, bits, neighbours, step_table, steps)
+from puzzleplan.models.sokoban.notation import (SokobanSpec, collection_level, parse_level, read_document,
+                                                split_rows, to_xsb, to_yaml)
 
 __all__ = ["Sokoban", "load_collection"]
 
 
+def load_collection(path: str | Path, level: str | int | None = None,
+                    overrides: dict[str, Any] | None = None) -> "Sokoban":
+    """The level of an XSB/SOK collection file chosen by 1-based number or by title (see
+    `notation.collection_level`); `overrides` may set `metric` and `max_moves`."""
+    return Sokoban.from_spec(collection_level(path, level, overrides))
+
+
 class Sokoban(ModelBase):
-    """One Sokoban level under a metric."""
+    """One Sokoban level under a metric (immutable once built)."""
 
     family = "sokoban"
-    metrics = ("moves", "pushes")
+    metrics = METRICS
     default_engine = "astar"
     notations = ("xsb", "yaml")
 
@@ -105,40 +113,46 @@ class Sokoban(ModelBase):
         self.ncells = n
         self.pbits = max(1, (n - 1).bit_length())
         self.pmask = (1 << self.pbits) - 1
-        self.nbr: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.index.get((r + dr, c + dc), -1) for dr, dc in DELTAS) for r, c in self.cells)
+        self.nbr: tuple[tuple[int, ...], ...] = neighbours(self.cells)
+        self.ahead = step_table(self.nbr)       # the input of level.steps, the move rule
         self.goal_cells = tuple(self.index[g] for g in level.goals)
-        self.goals = sum(1 << g for g in self.goal_cells)
+        # the distances, dead squares, freeze test and matchings (with their memo): built once
+        self.analysis = Analysis(self.nbr, self.goal_cells)
+        self._matching, self._push_ok = self.analysis.matching, self.analysis.push_ok
+        self.goals = self.analysis.goals
         # what the boxes must be for the goal: never matched when a box or goal outside the
         # player's area can never be paired (the level is unsolvable, see unsolvable_reason)
         self.goal_boxes = -1 if level.stray else self.goals
         self.start_boxes = sum(1 << self.index[b] for b in level.boxes)
         self.start_player = self.index[level.player]
-        self.goal_dist = tuple(self._pull_distances(g) for g in self.goal_cells)
-        self.dead = tuple(all(d[c] >= INF for d in self.goal_dist) for c in range(n))
+        self.goal_dist = self.analysis.goal_dist
+        self.dead = self.analysis.dead
         self.pg = None if player_goal is None else self.index[player_goal]
-        self.pg_dist = None if self.pg is None else self._walk_distances(self.pg)
-        self._matching_cache: dict[int, int | None] = {}
+        self.pg_dist = None if self.pg is None else walk_distances(self.nbr, self.pg)
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
+    def from_spec(cls, spec: SokobanSpec) -> "Sokoban":
+        return cls(spec.level, player_goal=spec.player_goal, metric=spec.metric, name=spec.name,
+                   max_moves=spec.max_moves, expect=spec.expect, description=spec.description)
+
+    @classmethod
     def from_document(cls, doc: Document) -> "Sokoban":
-        from puzzleplan.models.sokoban.notation import parse_document
-        return parse_document(cls, doc)
+        return cls.from_spec(read_document(doc))
 
     def with_options(self, **changes: Any) -> "Sokoban":
-        """A copy with some of metric, prune, max_moves, name, expect, player_goal changed."""
+        """A new model (sealed like a loaded one) with some of metric, prune, max_moves, name,
+        expect, player_goal changed."""
         kw = dict(player_goal=self.player_goal, metric=self.metric, name=self.name, max_moves=self.max_moves,
                   expect=self.expect, prune=self.prune, description=self.description)
         kw.update(changes)
-        return Sokoban(self.level, **kw)
+        return Sokoban(self.level, **kw).seal()
 
     def with_metric(self, metric: str) -> "Sokoban":
         return self.with_options(metric=metric)
 
     def notation(self, kind: str) -> str:
         """The level written as XSB (with a `; name` line) or as a YAML puzzle file."""
-        from puzzleplan.models.sokoban.notation import to_xsb, to_yaml
         if kind == "xsb":
             return to_xsb(self)
         if kind == "yaml":
@@ -152,118 +166,6 @@ class Sokoban(ModelBase):
         return self.level.grid
 
     # -- static analysis ------------------------------------------------------------------------
-    def _pull_distances(self, goal: int) -> list[int]:
-        """Fewest pushes from each cell to `goal` for a lone box (reverse search over pulls)."""
-        dist = [INF] * self.ncells
-        dist[goal] = 0
-        queue = deque([goal])
-        nbr = self.nbr
-        while queue:
-            b = queue.popleft()
-            for d in range(4):
-                a = nbr[b][d]            # a box on a reaches b by a push toward b...
-                if a < 0:
-                    continue
-                behind = nbr[a][d]       # ...from a player standing beyond a
-                if behind < 0 or dist[a] < INF:
-                    continue
-                dist[a] = dist[b] + 1
-                queue.append(a)
-        return dist
-
-    def _walk_distances(self, target: int) -> list[int]:
-        dist = [INF] * self.ncells
-        dist[target] = 0
-        queue = deque([target])
-        while queue:
-            c = queue.popleft()
-            for n in self.nbr[c]:
-                if n >= 0 and dist[n] >= INF:
-                    dist[n] = dist[c] + 1
-                    queue.append(n)
-        return dist
-
-    def _matching(self, boxes: int) -> int | None:
-        """Minimum total push distance over perfect matchings of boxes to goals (None: no matching)."""
-        cache = self._matching_cache
-        if boxes in cache:
-            return cache[boxes]
-        cells = _bits(boxes)
-        value: int | None
-        if len(cells) != len(self.goal_cells):
-            value = None
-        elif len(cells) == 1:
-            d = self.goal_dist[0][cells[0]]
-            value = None if d >= INF else d
-        else:
-            from ortools.graph.python import linear_sum_assignment
-            tails: list[int] = []
-            heads: list[int] = []
-            costs: list[int] = []
-            value = 0
-            for i, b in enumerate(cells):
-                found = False
-                for j, dist in enumerate(self.goal_dist):
-                    d = dist[b]
-                    if d < INF:
-                        tails.append(i)
-                        heads.append(j)
-                        costs.append(d)
-                        found = True
-                if not found:
-                    value = None
-                    break
-            if value is not None:
-                solver = linear_sum_assignment.SimpleLinearSumAssignment()
-                solver.add_arcs_with_cost(tails, heads, costs)
-                if solver.solve() == solver.OPTIMAL:
-                    value = solver.optimal_cost()
-                else:
-                    value = None
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        cache[boxes] = value
-        return value
-
-    def _frozen(self, b: int, boxes: int, chain: set[int]) -> list[int] | None:
-        """The boxes of a frozen group holding box `b` still (boxes on `chain` count as walls), or None."""
-        chain.add(b)
-        group = [b]
-        nbr, dead = self.nbr, self.dead
-        try:
-            for d1, d2 in ((0, 1), (2, 3)):
-                a, c = nbr[b][d1], nbr[b][d2]
-                if a < 0 or c < 0 or (dead[a] and dead[c]):
-                    continue
-                blocked = False
-                for n in (a, c):
-                    if boxes >> n & 1:
-                        if n in chain:
-                            blocked = True
-                            break
-                        sub = self._frozen(n, boxes, chain)
-                        if sub is not None:
-                            group += sub
-                            blocked = True
-                            break
-                if not blocked:
-                    return None
-            return group
-        finally:
-            chain.discard(b)
-
-    def _freeze_deadlock(self, boxes: int, b: int) -> bool:
-        group = self._frozen(b, boxes, set())
-        return group is not None and any(not self.goals >> g & 1 for g in group)
-
-    def _push_ok(self, boxes: int, k: int) -> bool:
-        """Pruning after a push that put a box on cell k (boxes: the new box set)."""
-        if self.dead[k]:
-            return False
-        if self._freeze_deadlock(boxes, k):
-            return False
-        return self._matching(boxes) is not None
-
     def unsolvable_reason(self) -> str | None:
         for what, (r, c) in self.level.stray:
             if what == "box":
@@ -272,15 +174,15 @@ class Sokoban(ModelBase):
             return (f"the goal at row {r + 1}, column {c + 1} is where no box can ever be pushed "
                     "(outside the walls around the player)")
         boxes = self.start_boxes
-        for b in _bits(boxes):
+        for b in bits(boxes):
             r, c = self.cells[b]
             if self.dead[b]:
                 return f"the box at row {r + 1}, column {c + 1} can never be pushed onto a goal"
-        for b in _bits(boxes):
+        for b in bits(boxes):
             r, c = self.cells[b]
-            if self._freeze_deadlock(boxes, b):
+            if self.analysis.freeze_deadlock(boxes, b):
                 return f"the box at row {r + 1}, column {c + 1} is frozen off a goal (it and its neighbours can never move)"
-        if self._matching(boxes) is None:
+        if self.analysis.matching(boxes) is None:
             return "the boxes cannot be matched to the goals: some goal is out of every box's reach"
         return None
 
@@ -330,28 +232,22 @@ class Sokoban(ModelBase):
     def _move_successors(self, state: int) -> Iterator[tuple[str, int]]:
         pbits = self.pbits
         p, boxes = state & self.pmask, state >> pbits
-        nbr, prune = self.nbr, self.prune
-        for d in range(4):
-            j = nbr[p][d]
-            if j < 0:
-                continue
-            if boxes >> j & 1:
-                k = nbr[j][d]
-                if k < 0 or boxes >> k & 1:
-                    continue
-                moved = boxes ^ (1 << j) ^ (1 << k)
-                if prune and not self._push_ok(moved, k):
-                    continue
-                yield PUSH[d], moved << pbits | j
-            else:
+        for d, j, k in steps(self.ahead, p, boxes):
+            if k < 0:
                 yield WALK[d], boxes << pbits | j
+                continue
+            moved = boxes ^ (1 << j) ^ (1 << k)
+            if self.prune and not self._push_ok(moved, k):
+                continue
+            yield PUSH[d], moved << pbits | j
 
     def _push_successors(self, state: int) -> Iterator[tuple[tuple[int, int], int]]:
         pbits = self.pbits
         p, boxes = state & self.pmask, state >> pbits
         nbr, prune = self.nbr, self.prune
+        push_ok = self._push_ok
         reach = self._reach(p, boxes)
-        for j in _bits(boxes):
+        for j in bits(boxes):
             for d in range(4):
                 behind = nbr[j][OPPOSITE[d]]
                 if behind < 0 or not reach >> behind & 1:
@@ -360,7 +256,7 @@ class Sokoban(ModelBase):
                 if k < 0 or boxes >> k & 1:
                     continue
                 moved = boxes ^ (1 << j) ^ (1 << k)
-                if prune and not self._push_ok(moved, k):
+                if prune and not push_ok(moved, k):
                     continue
                 yield (j, d), moved << pbits | self._normal(j, moved)
 
@@ -426,16 +322,12 @@ class Sokoban(ModelBase):
         states = [self.start_state()]
         for move in moves:
             d = DIRS.find(move.lower())
-            j = self.nbr[p][d] if d >= 0 else -1
-            if j >= 0:
-                if boxes >> j & 1:
-                    k = self.nbr[j][d]
-                    if k < 0 or boxes >> k & 1:
-                        j = p
-                    else:
+            for d2, j, k in steps(self.ahead, p, boxes):
+                if d2 == d:
+                    if k >= 0:
                         boxes ^= (1 << j) ^ (1 << k)
-                if j != p:
                     p = j
+                    break
             states.append(boxes << self.pbits | p)
         return states
 
@@ -450,19 +342,10 @@ class Sokoban(ModelBase):
         for i, (r, c) in enumerate(self.cells):
             goal = self.goals >> i & 1
             if boxes >> i & 1:
-                rows[r][c] = "*" if goal else "$"
+                rows[r][c] = BOX_ON_GOAL if goal else BOX
             elif i == p:
-                rows[r][c] = "+" if goal else "@"
+                rows[r][c] = PLAYER_ON_GOAL if goal else PLAYER
             elif goal:
-                rows[r][c] = "."
+                rows[r][c] = GOAL
         return "\n".join("".join(row) for row in rows)
 
-
-def _bits(mask: int) -> list[int]:
-    """The set bit positions of mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -1,5 +1,9 @@
 """Sokoban notations: reading XSB levels (from YAML or from collection files) and writing them.
 
+Readers return data (a `SokobanSpec` around level.py's `Level`), never a model: model.py builds
+the model (`Sokoban.from_spec`, and `load_collection` over `collection_level` here). The writers
+take a built model, typed under TYPE_CHECKING only: this module never imports it.
+
 Every reader validates strictly and raises one-line ModelErrors naming the file line:
 an unknown character, no player or two players, boxes and goals that do not pair up (or none
 at all), a player who could walk off the map (the walls must enclose it).
@@ -21,22 +25,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from puzzleplan.models.base import ModelError, describe, quote
+from puzzleplan.models.base import MAX_CAP, ModelError, describe, quote
 from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text
+from puzzleplan.models.sokoban.level import (BOX, BOX_ON_GOAL, DELTAS, FLOORS, GOAL, MAX_SIDE, METRICS, PLAYER,
+                                             PLAYER_ON_GOAL, WALL, XSB_CHARS, Level)
 
 if TYPE_CHECKING:
     from puzzleplan.models.sokoban.model import Sokoban
 
-WALL = "#"
-FLOORS = " -_"
-BOX, GOAL, BOX_ON_GOAL, PLAYER, PLAYER_ON_GOAL = "$", ".", "*", "@", "+"
-XSB_CHARS = set(WALL + FLOORS + BOX + GOAL + BOX_ON_GOAL + PLAYER + PLAYER_ON_GOAL)
-MAX_SIDE = 64
-MAX_CAP = 100_000
 EXPECT_KEYS = ("optimal_moves", "optimal_pushes", "solvable", "valid_plans")
 KEYS = ("puzzle", "name", "description", "level", "player_goal", "metric", "max_moves", "expect")
 
@@ -44,26 +44,16 @@ Fail = Callable[[str, "int | None"], ModelError]
 
 
 @dataclass(frozen=True)
-class Level:
-    """A validated level: the start position as a padded grid in canonical XSB, and its cells.
+class SokobanSpec:
+    """A validated level and the fields around it: what the readers return (never a model)."""
 
-    `grid` rows all have `width` characters and use `#`, `$`, `.`, `*`, `@`, `+` and ' ' for
-    every floor (outside floor too). `region` lists the cells the player's walls enclose, in
-    row-major order (the model's cell numbering). `boxes` and `goals` are those inside the
-    region; outside it, `sealed` lists the boxes on goals (they never move and stay solved) and
-    `stray` the boxes off goals and the empty goals, as ("box" | "goal", cell): with any of
-    those the level cannot be solved. Cells are (row, col), 0-based.
-    """
-
-    grid: tuple[str, ...]
-    height: int
-    width: int
-    player: tuple[int, int]
-    boxes: tuple[tuple[int, int], ...]
-    goals: tuple[tuple[int, int], ...]
-    region: tuple[tuple[int, int], ...]
-    sealed: tuple[tuple[int, int], ...] = ()
-    stray: tuple[tuple[str, tuple[int, int]], ...] = ()
+    level: Level
+    player_goal: tuple[int, int] | None = None
+    metric: str = METRICS[0]
+    name: str = ""
+    description: str = ""
+    max_moves: int | None = None
+    expect: dict[str, Any] = field(default_factory=dict)
 
 
 def _default_fail(message: str, row: int | None) -> ModelError:
@@ -127,7 +117,7 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
     stack = [player]
     while stack:
         r, c = stack.pop()
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        for dr, dc in DELTAS:
             rr, cc = r + dr, c + dc
             if not (0 <= rr < height and 0 <= cc < width):
                 raise fail(f"the level is open: the player can walk off the map from row {r + 1}, "
@@ -150,7 +140,8 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
 
 
 # -- YAML ----------------------------------------------------------------------------------------
-def parse_document(cls: type["Sokoban"], doc: Document) -> "Sokoban":
+def read_document(doc: Document) -> SokobanSpec:
+    """The spec of a YAML document (`level: |` and the XSB rows)."""
     doc.check_keys(KEYS)
     text = doc.get("level")
     if not isinstance(text, str):
@@ -164,11 +155,9 @@ def parse_document(cls: type["Sokoban"], doc: Document) -> "Sokoban":
 
     level = parse_level(rows, fail)
     player_goal = _player_goal(doc, level)
-    metric = doc.choice("metric", cls.metrics, "moves")
-    max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-    expect = doc.expect(EXPECT_KEYS)
-    return cls(level, player_goal=player_goal, metric=metric, name=doc.text("name", ""), max_moves=max_moves,
-               expect=expect, description=doc.text("description", ""))
+    common = doc.common(METRICS, EXPECT_KEYS)
+    return SokobanSpec(level, player_goal, common.metric, common.name, common.description, common.max_moves,
+                       common.expect)
 
 
 def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
@@ -260,14 +249,13 @@ def read_collection(text: str) -> list[_Entry]:
     return entries
 
 
-def load_collection(path: str | Path, level: str | int | None = None,
-                    overrides: dict[str, Any] | None = None) -> "Sokoban":
-    """The level of an XSB/SOK collection file chosen by 1-based number or by title.
+def collection_level(path: str | Path, level: str | int | None = None,
+                     overrides: dict[str, Any] | None = None) -> SokobanSpec:
+    """The spec of one level of an XSB/SOK collection file, chosen by 1-based number or by title.
 
     `level` None picks the only level of a one-level file. `overrides` may set `metric` and
     `max_moves` (as the CLI does for YAML files).
     """
-    from puzzleplan.models.sokoban.model import Sokoban
     path = Path(path)
     text = read_text(path, "a level collection", limit=MAX_COLLECTION_BYTES)
     entries = read_collection(text)
@@ -281,9 +269,9 @@ def load_collection(path: str | Path, level: str | int | None = None,
 
     parsed = parse_level(entry.rows, fail)
     overrides = dict(overrides or {})
-    metric = overrides.pop("metric", None) or "moves"
-    if metric not in Sokoban.metrics:
-        raise ModelError(f"{path}: metric: expected one of {', '.join(Sokoban.metrics)}, got {quote(metric)}")
+    metric = overrides.pop("metric", None) or METRICS[0]
+    if metric not in METRICS:
+        raise ModelError(f"{path}: metric: expected one of {', '.join(METRICS)}, got {quote(metric)}")
     max_moves = overrides.pop("max_moves", None)
     if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int)
                                   or not 0 <= max_moves <= MAX_CAP):
@@ -291,7 +279,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     if overrides:
         raise ModelError(f"{path}: cannot set {', '.join(sorted(overrides))} for a collection level")
     name = entry.title or f"{path.stem} #{index + 1}"
-    return Sokoban(parsed, metric=metric, name=name, max_moves=max_moves)
+    return SokobanSpec(parsed, metric=metric, name=name, max_moves=max_moves)
 
 
 def _pick(path: Path, entries: list[_Entry], level: str | int | None) -> int:

@@ -1,8 +1,11 @@
 """Sliding tiles with repeated faces: the family package.
 
-Modules: `model` (the puzzle: reading, rules, goal, heuristic entry points), `kernels` (the
-compiled IDA* and the heuristic tables), `pdb` (pattern databases), `packed` (uint64 states for
-the array BFS). The independent plan checker is `puzzleplan.plans.check.tiles`, apart on purpose.
+Modules, bottom up: `board` (the vocabulary: cells, neighbours, directions, Manhattan distance,
+parity; imports nothing of the package), `notation` (reading and writing files: data, not
+models), `pdb_patterns` / `pdb_memory` / `pdb_rank` / `pdb_build` / `pdb_cache` and the driver
+`pdb` (pattern databases), `heuristic_kernels` + `heuristic_tables` (the lower bound),
+`ida_kernel` + `searcher` (the compiled IDA*), `packed` (uint64 states for the array BFS), and
+`model` on top. The independent plan checker is `puzzleplan.plans.check.tiles`, apart on purpose.
 """
 from puzzleplan.models.family import Family
 

@@ -1,18 +1,16 @@
 """Sliding-tiles states packed into one uint64, and the move rule applied to arrays of them.
 
 Key: cell i's face index in bits 4i..4i+3 (so at most 15 cells and 15 tile faces), the blank's
-cell in bits 60..63. A move swaps the blank with its neighbour in `TilesPuzzle.neighbours`
-(the one statement of the board's adjacency); `tests/test_packed.py` checks that the moves
-produced here are exactly `TilesPuzzle.successors`. Move code: the blank's direction (U R D L).
+cell in bits 60..63. A move swaps the blank with its neighbour in the model's `neighbours`
+(`board.Board.neighbours`, the one statement of the board's adjacency); `tests/test_packed.py`
+checks that the moves produced here are exactly `TilesPuzzle.successors`. Move code: the
+blank's direction (U R D L).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    from puzzleplan.models.tiles.model import TilesPuzzle
+from puzzleplan.models.tiles.board import BLANK_INDEX, Instance
 
 BLANK_SHIFT = np.uint64(60)
 NIBBLE = np.uint64(15)
@@ -23,17 +21,17 @@ class TilesPacked:
 
     reversible = True
 
-    def __init__(self, model: "TilesPuzzle") -> None:
+    def __init__(self, model: Instance) -> None:
         self.nbr = np.array(model.neighbours, dtype=np.int64)
         self.goal = np.uint64(self.pack(model.goal))
 
     @staticmethod
-    def fits(model: "TilesPuzzle") -> bool:
+    def fits(model: Instance) -> bool:
         return model.n <= 15 and len(model.faces) <= 16
 
     @staticmethod
     def pack(state: bytes) -> int:
-        key = state.index(0) << 60
+        key = state.index(BLANK_INDEX) << 60
         for cell, face in enumerate(state):
             key |= face << (4 * cell)
         return key

@@ -46,10 +46,11 @@ GENERIC: dict[str, EngineSpec] = {
 OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs"}  # always optimal; sat/cpsat are optimal per strategy
 
 
-def registry() -> dict[str, EngineSpec]:
-    """Every engine: the generic ones, then each family's own (from its descriptor)."""
+def registry(outside: bool = True) -> dict[str, EngineSpec]:
+    """Every engine: the generic ones, then each family's own (from its descriptor); `outside`
+    False leaves out families from other packages' entry points (no scan of installed packages)."""
     out = dict(GENERIC)
-    for desc in families().values():
+    for desc in families(outside).values():
         for name, module in desc.engines.items():
             out.setdefault(name, EngineSpec(f"{module}:run", f"{module}:supports", "", desc.name))
     return out
@@ -61,7 +62,9 @@ def names() -> list[str]:
 
 def spec(name: str) -> EngineSpec:
     """The engine's spec; ValueError naming the choices when there is no such engine."""
-    known = registry()
+    known = registry(outside=False)
+    if name not in known:
+        known = registry()
     if name not in known:
         raise ValueError(f"no engine {name!r}; expected one of {', '.join(known)}")
     return known[name]
@@ -112,4 +115,4 @@ def available() -> list[str]:
 
 
 # Compatibility for callers that list names: the built-in registry as name -> (run, about).
-ENGINES: dict[str, tuple[str, str]] = {name: (s.run, s.about) for name, s in registry().items()}
+ENGINES: dict[str, tuple[str, str]] = {name: (s.run, s.about) for name, s in registry(outside=False).items()}
