@@ -38,6 +38,7 @@ class Certificate:
     kind: str = "optimum"
     horizon: int = 0
     answer: str = "unknown"
+    exact: bool = False  # a "plan" row asked under exact-T semantics with shortest-plan cuts
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -48,6 +49,8 @@ class Certificate:
             return True
         if self.answer not in ("holds", "fails"):
             return False
+        if self.kind == "plan" and self.exact and self.answer == "fails":
+            return optimum == self.horizon  # "none of exactly T with the cuts" refutes only T = optimum
         if self.kind == "plan":       # holds: a plan of <= horizon moves exists
             truth = optimum <= self.horizon
         elif self.kind == "bound":    # holds: no plan of <= horizon moves
@@ -105,6 +108,11 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     `remaining()` gives the seconds left for the whole command (None: no limit), so one time
     limit covers every certificate; a row whose time is up is "unknown", never a "fails".
     """
+    parity = model.plan_parity()
+    if parity is not None and optimum % 2 != parity:  # the claim is ruled out before any solver
+        kind = "odd" if parity else "even"
+        return [Certificate("parity rule", f"optimum {optimum}", f"fails: every plan has {kind} length", 0.0,
+                            kind="optimum", horizon=optimum, answer="fails")]
     rows = []
     find = sat_options(model)
     prove, offset = proof_options(model)
@@ -114,7 +122,7 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         started = time.perf_counter()
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
         row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started,
-                          kind="plan", horizon=optimum)
+                          kind="plan", horizon=optimum, exact=find.goal == "exact")
         if found.answer is Answer.SAT:
             report = check_plan(model, found.moves, "printed")
             row.plan = found.moves

@@ -147,6 +147,14 @@ class ModelBase:
             setattr(twin, key, value)
         return twin.seal()
 
+    def __repr__(self) -> str:
+        """E.g. <TilesPuzzle 'malok safe': tiles 4x4, metric step, cap 59>."""
+        rows, cols = self.__dict__.get("rows"), self.__dict__.get("cols")
+        size = f" {rows}x{cols}" if isinstance(rows, int) and isinstance(cols, int) else ""
+        cap = "" if self.max_moves is None else f", cap {self.max_moves}"
+        name = f" {quote(self.name)}" if self.name else ""
+        return f"<{type(self).__name__}{name}: {self.family}{size}, metric {self.metric}{cap}>"
+
     def h(self, state: Any) -> int:
         return 0
 

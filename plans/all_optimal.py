@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from puzzleplan.plans.core.context import LimitReached, SearchContext
-from puzzleplan.plans.search.common import POLL_EVERY
+from puzzleplan.plans.core.contracts import Action, Model, State
 from puzzleplan.plans.core.types import Stats, Status
 from puzzleplan.plans.core.words import count as counted
+from puzzleplan.plans.search.breadth_first import CAPPED, EXHAUSTED, sweep
+from puzzleplan.plans.search.common import POLL_EVERY
 
 
 @dataclass
@@ -66,7 +68,7 @@ class OptimalPlans:
         return "\n".join(lines)
 
 
-def all_optimal_plans(model: Any, ctx: SearchContext | None = None, count_only: bool = False,
+def all_optimal_plans(model: Model, ctx: SearchContext | None = None, count_only: bool = False,
                       limit: int | None = None, accept: Callable[[list[str]], None] | None = None) -> OptimalPlans:
     """Count (and unless `count_only`, list up to `limit`) the optimal plans of `model`.
 
@@ -104,47 +106,49 @@ def all_optimal_plans(model: Any, ctx: SearchContext | None = None, count_only: 
     return result
 
 
-def _count(model: Any, ctx: SearchContext) -> Any:
+def _count(model: Model, ctx: SearchContext) -> Any:
     """BFS to the first layer with a goal, counting shortest paths. Or an OptimalPlans verdict."""
-    stats = ctx.stats
     start = model.initial()
     cap = model.max_moves
-    depth_of: dict[Any, int] = {start: 0}
-    paths: dict[Any, int] = {start: 1}
-    layers: list[list[Any]] = [[start]]
-    goals = [start] if model.is_goal(start) else []
-    stats.states = 1
-    while not goals:
-        depth = len(layers)
-        if cap is not None and depth > cap:
-            return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {counted(cap, 'move')}")
-        stats.depth = depth
-        nxt: list[Any] = []
-        for state in layers[-1]:
-            stats.nodes += 1
-            if stats.nodes % POLL_EVERY == 0:
-                stats.states = len(depth_of)
-                ctx.poll()
-            ways = paths[state]
-            for _, child in model.successors(state):
-                stats.generated += 1
-                d = depth_of.get(child)
-                if d is None:
-                    depth_of[child] = depth
-                    paths[child] = ways
-                    nxt.append(child)
-                elif d == depth:
-                    paths[child] += ways
-        if not nxt:
-            return OptimalPlans(Status.UNSOLVABLE,
-                                message=f"all {len(depth_of)} reachable states explored, none is a goal")
-        layers.append(nxt)
-        goals = [s for s in nxt if model.is_goal(s)]
+    depth_of: dict[State, int] = {start: 0}
+    paths: dict[State, int] = {start: 1}
+    layers: list[list[State]] = []
+    goals: list[State] = []
+    is_goal = model.is_goal
+    ways = 0   # shortest paths to the state being expanded
+    ctx.stats.states = 1
+
+    def on_layer(layer: list[State], depth: int) -> bool:
+        layers.append(layer)
+        goals.extend(s for s in layer if is_goal(s))
+        return bool(goals)   # the first layer holding a goal is the last one
+
+    def on_state(state: State, depth: int) -> None:
+        nonlocal ways
+        ways = paths[state]
+
+    def visit(state: State, action: Action, child: State, depth: int) -> bool:
+        d = depth_of.get(child)
+        if d is None:
+            depth_of[child] = depth
+            paths[child] = ways
+            return True
+        if d == depth:
+            paths[child] += ways
+        return False
+
+    end = sweep(model, ctx, [start], visit, cap=cap, table=depth_of, on_state=on_state, on_layer=on_layer)
+    if end.ended == CAPPED:
+        assert cap is not None
+        return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {counted(cap, 'move')}")
+    if end.ended == EXHAUSTED:
+        return OptimalPlans(Status.UNSOLVABLE,
+                            message=f"all {len(depth_of)} reachable states explored, none is a goal")
     count = sum(paths[g] for g in goals)
     return layers, depth_of, goals, count
 
 
-def _enumerate(model: Any, ctx: SearchContext, layers: list[list[Any]], depth_of: dict[Any, int],
+def _enumerate(model: Model, ctx: SearchContext, layers: list[list[Any]], depth_of: dict[Any, int],
                goals: list[Any], limit: int | None, out: list[list[str]],
                accept: Callable[[list[str]], None] | None = None) -> None:
     """Append every optimal plan (at most `limit`) to `out`, in successor order; `accept` (the

@@ -1,4 +1,8 @@
-"""Breadth-first exploration of the whole reachable space from the start."""
+"""Breadth-first exploration of the whole reachable space from the start.
+
+The per-state sweep is the shared loop of `plans.search.breadth_first`; packed states go
+through the array layers of `plans.search.layered`.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,9 +11,10 @@ from typing import Any
 import numpy as np
 
 from puzzleplan.plans.core.context import LimitReached, SearchContext
-from puzzleplan.plans.search.common import POLL_EVERY
-from puzzleplan.plans.search.layered import Layer, PackedSpace, next_layer, packed_space, worker_pool
+from puzzleplan.plans.core.contracts import Action, Model, PackedSpace, State
 from puzzleplan.plans.core.types import Stats
+from puzzleplan.plans.search.breadth_first import sweep
+from puzzleplan.plans.search.layered import Layer, next_layer, packed_space, worker_pool
 
 
 @dataclass
@@ -41,7 +46,7 @@ class Exploration:
         }
 
 
-def explore(model: Any, ctx: SearchContext | None = None, native: bool = True, workers: int = 1) -> Exploration:
+def explore(model: Model, ctx: SearchContext | None = None, native: bool = True, workers: int = 1) -> Exploration:
     """Every state reachable from the start, layer by layer (limits end it cleanly, partial).
 
     Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
@@ -57,40 +62,39 @@ def explore(model: Any, ctx: SearchContext | None = None, native: bool = True, w
     out = Exploration()
     start = model.initial()
     seen = {start}
-    layer = [start]
-    stats = ctx.stats
+    add = seen.add
+    is_goal = model.is_goal
     ctx.phase = "explore"
+
+    def on_layer(layer: list[State], depth: int) -> bool:
+        out.per_depth.append(len(layer))
+        return False
+
+    def on_state(state: State, depth: int) -> None:
+        if is_goal(state):
+            out.goals += 1
+            if out.goal_distance is None:
+                out.goal_distance = depth
+
+    def visit(state: State, action: Action, child: State, depth: int) -> bool:
+        if child in seen:
+            return False
+        add(child)
+        return True
+
     try:
-        while layer:
-            depth = len(out.per_depth)
-            out.per_depth.append(len(layer))
-            stats.depth = depth
-            nxt = []
-            for state in layer:
-                if model.is_goal(state):
-                    out.goals += 1
-                    if out.goal_distance is None:
-                        out.goal_distance = depth
-                stats.nodes += 1
-                if stats.nodes % POLL_EVERY == 0:
-                    stats.states = len(seen)
-                    ctx.poll()
-                for _, child in model.successors(state):
-                    stats.generated += 1
-                    if child not in seen:
-                        seen.add(child)
-                        nxt.append(child)
-            layer = nxt
+        sweep(model, ctx, [start], visit, table=seen, on_state=on_state, on_layer=on_layer)
     except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
         out.complete = False
         out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
     out.reachable = len(seen)
-    stats.states = len(seen)
+    ctx.stats.states = len(seen)
+    ctx.stats.depth = out.max_depth   # the deepest layer reached (the sweep counts the one it generates)
     out.stats = ctx.finish()
     return out
 
 
-def _explore_packed(model: Any, space: PackedSpace, ctx: SearchContext, workers: int) -> Exploration:
+def _explore_packed(model: Model, space: PackedSpace, ctx: SearchContext, workers: int) -> Exploration:
     out = Exploration()
     stats = ctx.stats
     stats.extra["kernel"] = "packed layers"

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from puzzleplan.plans.check import CheckReport, check_plan
+from puzzleplan.plans.core import engines
 from puzzleplan.plans.core.context import LimitReached, SearchContext
-from puzzleplan.plans.core.engines import ENGINES, engine
+from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result, Stats, Status
 
 
@@ -14,7 +14,7 @@ class EngineBug(RuntimeError):
     """An engine returned a plan the independent checker rejects (never shown as a solution)."""
 
 
-def default_engine(model: Any, request: Request) -> str:
+def default_engine(model: Model, request: Request) -> str:
     """The family's preferred engine: its optimal one, or a fast one for --any.
 
     --any without a cap: greedy best-first on h. --any with a cap: the family's optimal engine.
@@ -32,21 +32,37 @@ def default_engine(model: Any, request: Request) -> str:
     return getattr(model, "default_engine", "bfs")
 
 
-def solve(model: Any, engine_name: str | None = None, request: Request | None = None,
+def engine_names() -> list[str]:
+    """Every engine name solve() accepts (the generic engines, then the families' own)."""
+    return engines.names()
+
+
+def check_engine_name(name: str) -> str:
+    """`name` when it names an engine, else ValueError naming the choices."""
+    known = engine_names()
+    if name not in known:
+        raise ValueError(f"no engine {name!r}; expected one of {', '.join(known)}")
+    return name
+
+
+def solve(model: Model, engine_name: str | None = None, request: Request | None = None,
           ctx: SearchContext | None = None) -> Result:
     """Solve `model` with `engine_name` (default: the family's). The plan is checked before return.
 
     As on the command line, the file's cap (`model.max_moves`) applies unless the request names
     another, and the default limits apply (`Limits()`: the memory limit is on by default).
+    An engine that declares it cannot run this model (`supports`) gives an `unsupported`
+    result carrying its reason; an unknown engine name is a ValueError naming the choices.
     """
     request = request if request is not None else Request()
     if request.max_moves is None and getattr(model, "max_moves", None) is not None:
         request = replace(request, max_moves=model.max_moves)
-    name = engine_name or default_engine(model, request)
-    if name not in ENGINES:
-        raise KeyError(name)
-    run = engine(name)  # imported before the clock starts: stats.seconds is the search's own time
+    name = check_engine_name(engine_name or default_engine(model, request))
     ctx = ctx or SearchContext(request.limits)
+    reason = engines.supports(name, model)
+    if reason is not None:
+        return Result(Status.UNSUPPORTED, name, stats=ctx.finish(), message=reason)
+    run = engines.engine(name)  # imported before the clock starts: stats.seconds is the search's own time
     reason = model.unsolvable_reason()
     if reason is not None:
         return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason)
@@ -66,7 +82,7 @@ def solve(model: Any, engine_name: str | None = None, request: Request | None = 
     return result
 
 
-def verify_plan(model: Any, result: Result) -> CheckReport:
+def verify_plan(model: Model, result: Result) -> CheckReport:
     """Replay the result's plan with the independent checker."""
     assert result.plan is not None
     return check_plan(model, list(result.plan.moves), "printed")
@@ -75,3 +91,6 @@ def verify_plan(model: Any, result: Result) -> CheckReport:
 def _gave_up(name: str, ctx: SearchContext, why: str) -> Result:
     stats: Stats = ctx.finish()
     return Result(Status.LIMIT_REACHED, name, None, ctx.lower_bound, stats, why)
+
+
+__all__ = ["EngineBug", "check_engine_name", "default_engine", "engine_names", "solve", "verify_plan"]

@@ -344,8 +344,7 @@ def test_all_optimal_limit_and_count() -> None:
 def test_all_optimal_negative_answers() -> None:
     result = all_optimal_plans(load(EXAMPLES / "rush-hour" / "unsolvable.yaml"))
     assert result.status is Status.UNSOLVABLE and result.count == 0
-    model = load(EXAMPLES / "tiles" / "small-2x3.yaml")
-    model.max_moves = 12
+    model = load(EXAMPLES / "tiles" / "small-2x3.yaml").with_changes(max_moves=12)
     result = all_optimal_plans(model)
     assert result.status is Status.NO_PLAN_WITHIN_CAP and "12" in result.message
     result = all_optimal_plans(load(EXAMPLES / "tiles" / "eight-31.yaml"), SearchContext(Limits(max_states=500)))

@@ -189,7 +189,7 @@ def test_unsolvable_reason_of_the_class(tmp_path: Path) -> None:
 
 def test_pickles_for_worker_processes(tmp_path: Path) -> None:
     model = _model(HANOI_YAML)
-    model.max_moves = 20
+    model = model.with_changes(max_moves=20)
     copy = pickle.loads(pickle.dumps(model))
     assert type(copy).__name__ == type(model).__name__ and copy.family == "hanoi"
     assert copy.max_moves == 20 and copy.initial() == model.initial()

@@ -257,8 +257,7 @@ def test_singular_words(capsys) -> None:
 
 def test_uncapped_dfs_through_the_api_stops_at_the_memory_limit() -> None:
     """Without the file's cap, a graph DFS on the safe's 10^13 states once grew to 13.5 GB."""
-    model = load(SAFE)
-    model.max_moves = None
+    model = load(SAFE).with_changes(max_moves=None)
     result = solve(model, "dfs", Request(limits=Limits(memory_mb=1, time_limit=60)))
     assert result.status is Status.LIMIT_REACHED and "memory" in result.message
 

@@ -1,2 +1,191 @@
-"""puzzleplan: move puzzles stated declaratively, solved three independent ways (placeholder)."""
-__version__ = "0.2.0"
+"""puzzleplan: move puzzles stated declaratively, solved three independent ways.
+
+    >>> import puzzleplan
+    >>> model = puzzleplan.load("examples/tiles/malok-safe.yaml")
+    >>> result = puzzleplan.solve(model)          # the family's optimal engine, the file's cap
+    >>> result
+    <Result optimal 24 moves by idastar>
+    >>> puzzleplan.check(model, result.plan).valid
+    True
+    >>> puzzleplan.solve(model, "dfs", max_moves=40, time_limit=10).status
+    <Status.SOLVED: 'solved'>
+
+What `import puzzleplan` gives:
+
+    load(path, overrides=None, level=None)     a puzzle file -> a model (ModelError on bad input)
+    loads(text)                                 the same from YAML text
+    solve(model, engine=None, request=None, **keywords) -> Result
+    verify(model, claim=None, encodings=None, solver="cadical195", workers=None, limits=None,
+           **limit keywords) -> Verification    the optimum, proved by SAT and CP-SAT certificates
+    check(model, plan, notation=None) -> CheckReport   the independent checker
+    explore(model, workers=1, limits=None, **limit keywords) -> Exploration
+    Request, Limits, Status, Result, Plan, Stats, ModelError, __version__
+
+Keywords of `solve`, `verify` and `explore`:
+    time_limit, max_states, memory_mb   the limits (a `Limits`); memory_mb=None lifts the memory
+                                        limit, which is on by default as on the command line
+    max_moves, any_plan                 (solve) the request's cap and "any plan will do"; the
+                                        file's cap applies unless max_moves says otherwise
+    anything else (solve)               an engine option, e.g. heuristic="pdb", workers=2,
+                                        encoding="tiles-moves", solver="glucose4", native=False
+Keywords given with a `request` (or `limits`) replace its fields.
+
+An unknown engine, encoding or option is a ValueError (TypeError for an option) naming the
+choices. Nothing heavy is imported until it is used: `import puzzleplan` loads neither numpy,
+numba nor OR-Tools (module attributes are resolved on first access).
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from puzzleplan.plans.check import CheckReport
+    from puzzleplan.plans.core.types import Limits, Request, Result
+    from puzzleplan.plans.explore import Exploration
+    from puzzleplan.plans.verify import Verification
+
+_FALLBACK_VERSION = "0.2.0"   # when the distribution's metadata cannot be read (pyproject's version)
+
+# name -> "module:attr", imported on first access
+_LAZY: dict[str, str] = {
+    "load": "puzzleplan.models:load",
+    "loads": "puzzleplan.models:loads",
+    "ModelError": "puzzleplan.models.base:ModelError",
+    "Request": "puzzleplan.plans.core.types:Request",
+    "Limits": "puzzleplan.plans.core.types:Limits",
+    "Status": "puzzleplan.plans.core.types:Status",
+    "Result": "puzzleplan.plans.core.types:Result",
+    "Plan": "puzzleplan.plans.core.types:Plan",
+    "Stats": "puzzleplan.plans.core.types:Stats",
+    "check_plan": "puzzleplan.plans.check:check_plan",
+    "CheckReport": "puzzleplan.plans.check:CheckReport",
+    "Verification": "puzzleplan.plans.verify:Verification",
+    "Exploration": "puzzleplan.plans.explore:Exploration",
+}
+
+ENGINE_OPTIONS = frozenset({
+    "encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card",
+    "params", "workers", "hint", "max_horizon", "heuristic", "partition", "native",
+})
+_LIMIT_KEYS = ("time_limit", "max_states", "memory_mb")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
+    spec = _LAZY.get(name)
+    if spec is None:
+        raise AttributeError(f"module 'puzzleplan' has no attribute {name!r}")
+    module, _, attr = spec.partition(":")
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value   # resolved once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return _FALLBACK_VERSION
+    try:
+        return version("puzzleplan")
+    except PackageNotFoundError:
+        return _FALLBACK_VERSION
+
+
+def _limits(limits: Any, keywords: dict[str, Any]) -> "Limits":
+    """`limits` (default Limits()) with the limit keywords popped from `keywords` applied."""
+    from dataclasses import replace
+    from puzzleplan.plans.core.types import Limits
+    changes = {k: keywords.pop(k) for k in _LIMIT_KEYS if k in keywords}
+    base = limits if limits is not None else Limits()
+    return replace(base, **changes) if changes else base
+
+
+def solve(model: Any, engine: str | None = None, request: "Request | None" = None, **keywords: Any) -> "Result":
+    """Solve `model` with `engine` (default: the family's optimal one; greedy for any_plan
+    without a cap). The plan in the result has been replayed by the independent checker.
+
+    Keywords: max_moves, any_plan, time_limit, max_states, memory_mb, and engine options (see
+    the module docstring); they replace the fields of `request` when both are given.
+    """
+    from dataclasses import replace
+    from puzzleplan.plans.core.types import Request
+    from puzzleplan.plans.solve import check_engine_name, solve as run
+    if engine is not None:
+        check_engine_name(engine)
+    request = request if request is not None else Request()
+    fields: dict[str, Any] = {k: keywords.pop(k) for k in ("max_moves", "any_plan") if k in keywords}
+    if any(k in keywords for k in _LIMIT_KEYS):
+        fields["limits"] = _limits(request.limits, keywords)
+    unknown = sorted(set(keywords) - ENGINE_OPTIONS)
+    if unknown:
+        raise TypeError(f"solve() got an unexpected keyword {unknown[0]!r}; expected max_moves, any_plan, "
+                        f"{', '.join(_LIMIT_KEYS)} or an engine option ({', '.join(sorted(ENGINE_OPTIONS))})")
+    if keywords:
+        fields["options"] = {**request.options, **keywords}
+    if fields:
+        request = replace(request, **fields)
+    if request.options.get("encoding") is not None:
+        _check_encoding(model, request.options["encoding"])
+    return run(model, engine, request)
+
+
+def _check_encoding(model: Any, name: str) -> None:
+    from puzzleplan.encoders.base import encodings_for
+    known = encodings_for(model.family, metric=model.metric)
+    if name not in known:
+        raise ValueError(f"no encoding {name!r} for {model.family} under the {model.metric} metric; "
+                         f"expected one of {', '.join(known) or '(none)'}")
+
+
+def verify(model: Any, claim: int | None = None, encodings: list[str] | None = None, solver: str = "cadical195",
+           workers: int | None = None, limits: "Limits | None" = None, **keywords: Any) -> "Verification":
+    """Prove (or refute) the minimal move count: the native optimum, then per encoding a checked
+    plan of that length and an UNSAT proof below it. One time limit covers it all.
+    Returns a Verification (status verified | refuted | disagreement | limit_reached, ...)."""
+    from puzzleplan.plans.verify import verify as run
+    limits = _limits(limits, keywords)
+    if keywords:
+        raise TypeError(f"verify() got an unexpected keyword {sorted(keywords)[0]!r}")
+    return run(model, claim, encodings, solver, workers, limits)
+
+
+def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
+    """Replay `plan` with the independent checker: text as a user writes it, a list of moves,
+    or a Plan (or a Result holding one, read in the notation the engines print)."""
+    from puzzleplan.plans.check import check_plan
+    if hasattr(plan, "plan") and hasattr(plan, "status"):   # a Result
+        if plan.plan is None:
+            raise ValueError(f"the result holds no plan ({plan.status.value})")
+        plan = plan.plan
+    if hasattr(plan, "moves"):   # a Plan
+        return check_plan(model, list(plan.moves), notation or "printed")
+    return check_plan(model, plan, notation)
+
+
+def explore(model: Any, workers: int = 1, limits: "Limits | None" = None, **keywords: Any) -> "Exploration":
+    """Every state reachable from the start, breadth-first: counts per depth, the nearest goal.
+    A limit ends it with partial counts (complete=False). workers > 1: threads over packed
+    states where the family has them, else processes."""
+    from puzzleplan.plans.core.context import SearchContext
+    from puzzleplan.plans.explore import explore as run
+    limits = _limits(limits, keywords)
+    if keywords:
+        raise TypeError(f"explore() got an unexpected keyword {sorted(keywords)[0]!r}")
+    ctx = SearchContext(limits)
+    if workers > 1:
+        from puzzleplan.plans.search.layered import packed_space
+        if packed_space(model) is None:
+            from puzzleplan.plans.parallel.pbfs import explore_parallel
+            return explore_parallel(model, workers, ctx)
+    return run(model, ctx, workers=workers)
+
+
+__all__ = ["CheckReport", "Exploration", "Limits", "ModelError", "Plan", "Request", "Result", "Stats", "Status",
+           "Verification", "__version__", "check", "check_plan", "explore", "load", "loads", "solve", "verify"]

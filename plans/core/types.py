@@ -61,6 +61,13 @@ class Plan:
             return "".join(self.moves)
         return " ".join(self.moves)
 
+    def __repr__(self) -> str:
+        """E.g. <Plan 24 moves: 3 0 1 2 ...>; the moves cut to about 40 characters."""
+        text = self.text()
+        text = text if len(text) <= 40 else text[:37] + "..."
+        cost = "" if self.cost == self.length else f" (cost {self.cost})"
+        return f"<Plan {_moves(self.length)}{cost}: {text}>" if text else f"<Plan {_moves(self.length)}{cost}>"
+
 
 @dataclass
 class Stats:
@@ -88,6 +95,11 @@ class Stats:
         }
         out.update(self.extra)
         return out
+
+    def __repr__(self) -> str:
+        """E.g. <Stats 1,234 nodes, 5,678 generated, 910 states, depth 24, 0.012 s>."""
+        return (f"<Stats {self.nodes:,} nodes, {self.generated:,} generated, {self.states:,} states, "
+                f"depth {self.depth}, {self.seconds:.3f} s>")
 
 
 @dataclass(frozen=True)
@@ -135,3 +147,16 @@ class Result:
             "message": self.message,
             "stats": self.stats.as_dict(),
         }
+
+    def __repr__(self) -> str:
+        """E.g. <Result optimal 24 moves by idastar>, <Result unsolvable by bfs: tile parity ...>."""
+        if self.plan is not None:
+            cost = "" if self.plan.cost == self.plan.length else f" (cost {self.plan.cost})"
+            return f"<Result {self.status.value} {_moves(self.plan.length)}{cost} by {self.engine}>"
+        why = " ".join(self.message.split())
+        why = why if len(why) <= 60 else why[:57] + "..."
+        return f"<Result {self.status.value} by {self.engine}{': ' + why if why else ''}>"
+
+
+def _moves(n: int) -> str:
+    return f"{n:,} move" if n == 1 else f"{n:,} moves"

@@ -10,13 +10,20 @@ from typing import Any
 import numpy as np
 
 from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.contracts import Action, Model, PackedSpace, State
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
-from puzzleplan.plans.search.common import POLL_EVERY, finish, trace_back
-from puzzleplan.plans.search.layered import Layer, PackedSpace, next_layer, packed_space, trace, worker_pool
+from puzzleplan.plans.search.breadth_first import CAPPED, STOPPED, Stop, sweep
+from puzzleplan.plans.search.common import finish, trace_back
+from puzzleplan.plans.search.layered import Layer, next_layer, packed_space, trace, worker_pool
 
 
-def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+def supports(model: Model) -> str | None:
+    """Breadth-first search runs on every model (packed states take the array path)."""
+    return None
+
+
+def run(model: Model, request: Request, ctx: SearchContext) -> Result:
     """Layer by layer from the start; the goal test is applied when a state is generated."""
     start = model.initial()
     if model.is_goal(start):
@@ -25,36 +32,31 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
     if space is not None:
         return run_packed(model, space, request, ctx)
     cap = request.max_moves
-    parents: dict[Any, Any] = {start: None}
-    layer = [start]
+    parents: dict[State, Any] = {start: None}
     stats = ctx.stats
     stats.states = 1
-    depth = 0
     ctx.phase = "bfs"
-    while layer:
-        if cap is not None and depth >= cap:
-            return _over_cap(ctx, model, cap, depth)
-        depth += 1
-        stats.depth = depth
-        nxt = []
-        for state in layer:
-            stats.nodes += 1
-            if stats.nodes % POLL_EVERY == 0:
-                ctx.poll()
-            for action, child in model.successors(state):
-                stats.generated += 1
-                if child in parents:
-                    continue
-                parents[child] = (state, action)
-                stats.states += 1
-                if model.is_goal(child):
-                    return finish(ctx, "bfs", model, Status.OPTIMAL, trace_back(parents, child), depth)
-                nxt.append(child)
-        layer = nxt
+    is_goal = model.is_goal
+
+    def visit(state: State, action: Action, child: State, depth: int) -> bool:
+        if child in parents:
+            return False
+        parents[child] = (state, action)
+        stats.states += 1
+        if is_goal(child):
+            raise Stop(child)
+        return True
+
+    end = sweep(model, ctx, [start], visit, cap=cap, table=parents)
+    if end.ended == STOPPED:
+        return finish(ctx, "bfs", model, Status.OPTIMAL, trace_back(parents, end.value), end.depth)
+    if end.ended == CAPPED:
+        assert cap is not None
+        return _over_cap(ctx, model, cap, end.depth)
     return _exhausted(ctx, model)
 
 
-def run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchContext, engine: str = "bfs",
+def run_packed(model: Model, space: PackedSpace, request: Request, ctx: SearchContext, engine: str = "bfs",
                workers: int = 1) -> Result:
     """Breadth-first over the model's packed states (plans.search.layered), on `workers` threads."""
     if model.is_goal(model.initial()):
@@ -80,11 +82,11 @@ def run_packed(model: Any, space: PackedSpace, request: Request, ctx: SearchCont
     return _exhausted(ctx, model, engine)
 
 
-def _over_cap(ctx: SearchContext, model: Any, cap: int, depth: int, engine: str = "bfs") -> Result:
+def _over_cap(ctx: SearchContext, model: Model, cap: int, depth: int, engine: str = "bfs") -> Result:
     return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
                   message=f"no plan within {count(cap, 'move')}")
 
 
-def _exhausted(ctx: SearchContext, model: Any, engine: str = "bfs") -> Result:
+def _exhausted(ctx: SearchContext, model: Model, engine: str = "bfs") -> Result:
     return finish(ctx, engine, model, Status.UNSOLVABLE,
                   message=f"all {ctx.stats.states} reachable states explored, none is a goal")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.contracts import Action, DepthFirstSearcher, Model, State
 from puzzleplan.plans.core.memory import resident_mb
 from puzzleplan.plans.search.common import POLL_EVERY
 
@@ -20,11 +21,11 @@ from puzzleplan.plans.search.common import POLL_EVERY
 class GenericDepthFirst:
     """Depth-first search over `model.successors`, pruning on g + h > bound."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Model) -> None:
         self.model = model
         self.h0 = model.h(model.initial())
 
-    def _children(self, state: Any, ordered: bool, ctx: SearchContext) -> list[tuple[int, Any, Any]]:
+    def _children(self, state: State, ordered: bool, ctx: SearchContext) -> list[tuple[int, Action, State]]:
         kids = [(self.model.h(child), action, child) for action, child in self.model.successors(state)]
         ctx.stats.generated += len(kids)
         if ordered:
@@ -32,7 +33,7 @@ class GenericDepthFirst:
         kids.reverse()  # popped from the end
         return kids
 
-    def bounded(self, bound: int, ctx: SearchContext, ordered: bool = False) -> tuple[list[Any] | None, int | None]:
+    def bounded(self, bound: int, ctx: SearchContext, ordered: bool = False) -> tuple[list[Action] | None, int | None]:
         """Every path with g + h <= bound. Returns (actions, None) or (None, next bound or None)."""
         model = self.model
         start = model.initial()
@@ -74,7 +75,7 @@ class GenericDepthFirst:
             stack.append(self._children(child, ordered, ctx))
         return None, next_bound
 
-    def within_cap(self, cap: int, ctx: SearchContext) -> tuple[list[Any] | None, bool]:
+    def within_cap(self, cap: int, ctx: SearchContext) -> tuple[list[Action] | None, bool]:
         """A plan of at most `cap` moves, or None when none exists. Returns (actions, pruned):
         `pruned` is False when nothing was cut by the cap, so None then means no plan at all.
 
@@ -185,10 +186,15 @@ class GenericDepthFirst:
         return None, pruned or bool(repair[cap])  # states stored at the cap were not expanded
 
 
-def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any:
+def searcher_for(model: Model, ctx: SearchContext, options: dict[str, Any]) -> DepthFirstSearcher:
     """The model's compiled searcher when it has one (unless options["native"] is False), else
-    the generic one. Building its tables (pattern databases) polls the context's limits."""
-    if options.get("native", True) and hasattr(model, "native_searcher"):
+    the generic one. Building its tables (pattern databases) polls the context's limits.
+
+    The hook has one signature (`ModelBase.native_searcher`): (heuristic, progress=,
+    memory_limit_mb=), plus partition= when the request names one; it returns None when the
+    family has no compiled searcher for this instance."""
+    make = getattr(model, "native_searcher", None)  # optional: a model of the bare protocol has none
+    if options.get("native", True) and make is not None:
         started = ctx.elapsed()
         extra: dict[str, Any] = {"partition": options["partition"]} if options.get("partition") else {}
         if ctx.limits.memory_mb is None:
@@ -199,21 +205,11 @@ def searcher_for(model: Any, ctx: SearchContext, options: dict[str, Any]) -> Any
         def building(done: int, total: int) -> None:
             ctx.phase = f"building pattern databases {100 * done // max(total, 1)}%"
             ctx.poll()
-        fast = (model.native_searcher(options.get("heuristic"), progress=building, **extra)
-                if _takes_options(model.native_searcher) else model.native_searcher())
+        fast = make(options.get("heuristic"), progress=building, **extra)
         if fast is not None:
             ctx.stats.extra["setup_seconds"] = round(ctx.elapsed() - started, 6)  # tables, compiled kernels
-            for key in ("heuristic_name", "pdb_seconds"):
+            for key in ("heuristic_name", "pdb_seconds"):   # what a table-driven searcher reports
                 if hasattr(fast, key):
                     ctx.stats.extra[key.replace("_name", "")] = getattr(fast, key)
             return fast
     return GenericDepthFirst(model)
-
-
-def _takes_options(method: Any) -> bool:
-    """Built-in families take (heuristic, progress); a user's class may define none."""
-    import inspect
-    try:
-        return "progress" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False

@@ -30,16 +30,20 @@ Without a cap it is a graph DFS with a visited set, complete on finite spaces.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.contracts import Action, Model
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
 from puzzleplan.plans.search.common import POLL_EVERY, finish
 from puzzleplan.plans.search.depth_first import GenericDepthFirst, searcher_for
 
 
-def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+def supports(model: Model) -> str | None:
+    """DFS runs on every model (complete under a cap; a graph search with a visited set without)."""
+    return None
+
+
+def run(model: Model, request: Request, ctx: SearchContext) -> Result:
     cap = request.max_moves
     ctx.phase = "dfs"
     if cap is None:
@@ -59,14 +63,14 @@ def run(model: Any, request: Request, ctx: SearchContext) -> Result:
                   message=f"no plan within {count(cap, 'move')} (bounded search exhausted)")
 
 
-def _graph_dfs(model: Any, ctx: SearchContext) -> Result:
+def _graph_dfs(model: Model, ctx: SearchContext) -> Result:
     start = model.initial()
     if model.is_goal(start):
         return finish(ctx, "dfs", model, Status.SOLVED, [])
     stats = ctx.stats
     seen = {start}
     stats.states = 1
-    actions: list[Any] = []
+    actions: list[Action] = []
     stack = [iter(list(model.successors(start)))]
     stats.nodes = 1
     while stack:

@@ -1,16 +1,21 @@
 """IDA*: iterative deepening on f = g + h; optimal with an admissible h, memory linear in depth."""
 from __future__ import annotations
 
-from typing import Any
-
 from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
 from puzzleplan.plans.search.common import finish
 from puzzleplan.plans.search.depth_first import searcher_for
 
 
-def run(model: Any, request: Request, ctx: SearchContext) -> Result:
+def supports(model: Model) -> str | None:
+    """IDA* runs on every model: the family's compiled searcher where it has one, else the
+    generic one (without a heuristic it is iterative deepening)."""
+    return None
+
+
+def run(model: Model, request: Request, ctx: SearchContext) -> Result:
     searcher = searcher_for(model, ctx, request.options)
     cap = request.max_moves
     bound = searcher.h0

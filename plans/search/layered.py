@@ -1,6 +1,7 @@
 """Breadth-first search over packed integer states, a whole layer at a time, in numpy arrays.
 
-A family that can pack its states into one uint64 offers a `PackedSpace` (`model.packed_space()`):
+A family that can pack its states into one uint64 offers a `PackedSpace` (`model.packed_space()`,
+the contract in `plans.core.contracts`):
 a vectorised move generator over an array of packed states. The search then never touches a
 Python object per state: each layer is a sorted uint64 array, successors come from a few array
 operations per layer (numpy's compiled loops, about 50 ns a state), duplicates go by sorting.
@@ -29,32 +30,15 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, ContextManager, Protocol, Sequence
+from typing import ContextManager, Sequence
 
 import numpy as np
 
 from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.contracts import Action, Model, PackedSpace
 
 CHUNK = 1 << 18   # states expanded per numpy pass (bounds the temporary arrays: about 40 MB)
 MIN_THREAD_CHUNK = 1 << 12   # smaller pieces are not worth a thread hand-off
-
-
-class PackedSpace(Protocol):
-    """A model's states packed into uint64 keys, with a vectorised move generator."""
-
-    reversible: bool
-
-    def pack(self, state: Any) -> int:
-        """The key of a model state."""
-
-    def expand(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(children, index of each child's parent in `keys`, move code of each child)."""
-
-    def goal_mask(self, keys: np.ndarray) -> np.ndarray:
-        """True where the key is a goal state."""
-
-    def action(self, code: int) -> Any:
-        """The model action of a move code (what `model.plan_moves` takes)."""
 
 
 @dataclass
@@ -66,7 +50,7 @@ class Layer:
     code: np.ndarray | None = None
 
 
-def packed_space(model: Any) -> PackedSpace | None:
+def packed_space(model: Model) -> PackedSpace | None:
     """The model's packed space, or None when it has none (or its states do not fit 64 bits)."""
     make = getattr(model, "packed_space", None)
     return make() if make is not None else None
@@ -146,7 +130,7 @@ def _unseen(older: Sequence[np.ndarray], children: np.ndarray, *with_: np.ndarra
     return (ordered[keep], *(w[pick] for w in with_))
 
 
-def trace(space: PackedSpace, layers: Sequence[Layer], index: int) -> list[Any]:
+def trace(space: PackedSpace, layers: Sequence[Layer], index: int) -> list[Action]:
     """The actions from the start to state `index` of the last layer."""
     codes = []
     for layer in reversed(layers[1:]):

@@ -1,0 +1,197 @@
+"""The encoding commands: verify, compare, export, decode, encodings."""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of, load_model, quiet,
+                                         write_atomically)
+from puzzleplan.plans.cli.output import print_json, print_verification
+from puzzleplan.plans.core.words import clip
+from puzzleplan.plans.solve import EngineBug
+from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
+                                     native_optimum, verify)
+
+
+def _encodings_arg(model: Any, names: list[str] | None, one_per_backend: bool) -> list[str]:
+    try:
+        return choose_encodings(model, names, one_per_backend)
+    except UnknownEncoding as exc:
+        raise InputError(f"--encodings: {exc}") from None
+    except NoEncodings as exc:
+        raise InputError(str(exc)) from None
+
+
+def _check_solvers(names: list[str], option: str) -> None:
+    for name in names:
+        try:
+            check_solver(name)
+        except UnknownSolver as exc:
+            raise InputError(f"{option}: {exc}") from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """The native optimum L, then per encoding a checked plan of the claim and UNSAT below it
+    (plans.verify); one `--time-limit` covers the whole command."""
+    model = load_model(args)
+    encodings = _encodings_arg(model, args.encodings, True)
+    _check_solvers([args.solver], "--solver")
+    found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), quiet=quiet(args))
+    if args.json:
+        print_json(found.as_dict())
+    else:
+        print_verification(model, found)
+    return found.exit_code
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    import csv
+    from dataclasses import asdict
+    from puzzleplan.encoders.certify import compare, proof_options
+    model = load_model(args)
+    encodings = _encodings_arg(model, args.encodings, False)
+    _check_solvers(args.solvers, "--solvers")
+    horizon = args.horizon
+    if horizon is None:
+        native = native_optimum(model, limits_of(args), quiet=quiet(args))
+        if not native.status.has_plan:
+            raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
+        horizon = native.plan.length
+    options = proof_options(model)[0]
+    if args.goal:
+        options = options.with_(goal=args.goal)
+    trials = []
+    header = (f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} "
+              f"{'result':>7} {'length':>6}")
+    if not args.json:
+        print(f"puzzle:  {describe(model)}  horizon {horizon}, goal {options.goal}")
+        print(header)
+    for t in compare(model, horizon, encodings, args.solvers, args.repeat, options, args.workers, args.time_limit):
+        trials.append(t)
+        if not args.json:
+            length = "" if t.length is None else str(t.length)
+            print(f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {t.variables:>8} {t.constraints:>9} "
+                  f"{t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result:>7} {length:>6}", flush=True)
+        if t.valid is False:
+            raise EngineBug(f"encoding {t.encoding} decoded a plan the checker rejects")
+    if args.json:
+        print_json([asdict(t) for t in trials])
+    if args.csv:
+        fields = ["encoding", "solver", "horizon", "variables", "constraints", "build_seconds", "solve_seconds",
+                  "result", "length", "repeat"]
+        try:
+            with open(args.csv, "w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+                writer.writeheader()
+                writer.writerows(asdict(t) for t in trials)
+        except OSError as exc:
+            raise InputError(f"{args.csv}: cannot write: {exc.strerror}") from None
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+    from puzzleplan.encoders.certify import proof_options
+    model = load_model(args)
+    out = Path(args.output)
+    try:
+        if args.to not in ("dimacs", "cpsat"):   # a family's own exporter (e.g. pddl)
+            return _export_declared(model, args.to, out)
+        from puzzleplan.encoders.export import export_cpsat, export_dimacs
+        backend = "sat" if args.to == "dimacs" else "cpsat"
+        encoding = args.encoding or next(iter(_backend_encodings(model, backend)), None)
+        if encoding not in _backend_encodings(model, backend):
+            raise InputError(f"--encoding: expected a {backend} encoding for {model.family} "
+                             f"({', '.join(_backend_encodings(model, backend)) or 'none'}), got {encoding!r}")
+        options = proof_options(model)[0]
+        if args.goal:
+            options = options.with_(goal=args.goal)
+        if args.to == "dimacs":
+            map_path = export_dimacs(model, encoding, options, args.horizon, out)
+            print(f"wrote {out} and the variable map {map_path}")
+        else:
+            export_cpsat(model, encoding, options, args.horizon, out)
+            print(f"wrote {out}")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def _export_declared(model: Any, kind: str, out: Any) -> int:
+    """pddl: domain.pddl and problem.pddl in the directory `out` (the family's declared writer)."""
+    if kind != "pddl":
+        raise InputError(f"--to: no writer for {kind!r} here")
+    from puzzleplan.encoders.pddl import pddl_for
+    domain, problem = pddl_for(model)
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomically(str(out / "domain.pddl"), domain)
+    write_atomically(str(out / "problem.pddl"), problem)
+    print(f"wrote {out / 'domain.pddl'} and {out / 'problem.pddl'}")
+    return EXIT_OK
+
+
+def _backend_encodings(model: Any, backend: str) -> list[str]:
+    from puzzleplan.encoders.base import encodings_for
+    return encodings_for(model.family, backend, model.metric)
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    from puzzleplan.encoders.export import decode_dimacs
+    model = load_model(args)
+    try:
+        map_text = open(args.map, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{clip(args.map)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    solution = _solution_text(args.solution)
+    try:
+        moves = decode_dimacs(model, map_text, solution)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise InputError(f"{clip(args.map)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
+    report = check_plan(model, moves, "printed")
+    if args.json:
+        print_json({"plan": moves, "length": len(moves), **report.as_dict()})
+    else:
+        print(f"plan:    {' '.join(moves)}")
+        print(report.summary())
+    return EXIT_OK if report.valid else EXIT_NEGATIVE
+
+
+def _solution_text(arg: str) -> str:
+    """decode's SOLUTION: `@FILE`, a file's path, or the model's text itself."""
+    import os
+    path = arg[1:] if arg.startswith("@") else arg
+    if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
+        try:
+            return open(path, encoding="utf-8").read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{clip(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
+    return arg
+
+
+def cmd_encodings(args: argparse.Namespace) -> int:
+    from puzzleplan.encoders.base import all_encodings, encoding_class, supports
+    model = load_model(args) if args.file else None
+    rows = []
+    for name in all_encodings():
+        try:
+            cls = encoding_class(name)
+        except ImportError:
+            continue
+        metrics = list(getattr(cls, "metrics", ()) or ())
+        if model is not None and supports(cls, model) is not None:
+            continue
+        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        rows.append({"name": name, "backend": cls.backend, "family": cls.family, "metrics": metrics or None,
+                     "about": about})
+    if args.json:
+        print_json(rows)
+        return EXIT_OK
+    if model is not None and not rows:
+        print(f"no encodings for {model.family} under the {model.metric} metric")
+    for r in rows:
+        metrics = f" ({', '.join(r['metrics'])})" if r["metrics"] else ""
+        print(f"{r['name']:16} {r['backend']:6} {r['family']}{metrics}: {r['about']}")
+    return EXIT_OK

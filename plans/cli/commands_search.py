@@ -1,0 +1,145 @@
+"""The search commands: solve (one plan, or every optimal one), explore, check, convert."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from puzzleplan.plans.check import check_plan, read_plan_argument
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
+                                         load_model, partition_groups, quiet, with_cap, write_atomically)
+from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Request, Status
+from puzzleplan.plans.core.words import clip
+from puzzleplan.plans.solve import EngineBug, default_engine, solve
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    model = load_model(args)
+    if args.max_moves is not None:
+        model = with_cap(model, args.max_moves)
+    if args.all_optimal or args.count_only or args.limit:
+        return _all_optimal(args, model)
+    request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),
+                      options=_engine_options(args, model))
+    engine = args.engine or default_engine(model, request)
+    _note_cold_kernels(model, engine, args)
+    ctx = SearchContext.for_terminal(request.limits, quiet=quiet(args))
+    result = solve(model, engine, request, ctx)
+    if result.plan is not None and hasattr(model, "plan_summary"):
+        result.stats.extra.update(model.plan_summary(result.plan.moves))
+    if result.status is Status.UNSUPPORTED:  # exit 2, so the reason is also the one error line
+        print(f"puzzleplan: error: engine {result.engine}: {' '.join(result.message.split()) or 'unsupported here'}",
+              file=sys.stderr)
+    if args.json:
+        print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
+                    "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL})
+    else:
+        print_result(model, result, args.show)
+    return result.status.exit_code
+
+
+def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> None:
+    """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
+    if model.family != "tiles" or engine not in ("idastar", "dfs") or quiet(args):
+        return
+    from puzzleplan.plans.warmup import kernels_cached
+    if not kernels_cached():
+        print("puzzleplan: note: compiling the search kernels first (about 10 s, once per installation; "
+              "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
+
+
+def _all_optimal(args: argparse.Namespace, model: Any) -> int:
+    from puzzleplan.plans.all_optimal import all_optimal_plans
+    if not args.all_optimal:
+        raise InputError("--count-only and --limit go with --all-optimal")
+    ctx = SearchContext.for_terminal(limits_of(args), quiet=quiet(args))
+
+    def checked(plan: list[str]) -> None:  # every listed plan is replayed, within the limits
+        report = check_plan(model, plan, "printed")
+        if not report.valid:
+            raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
+    found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit, accept=checked)
+    if args.json:
+        print_json({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()})
+    else:
+        print(f"puzzle:  {describe(model)}")
+        print(found.text())
+    return found.status.exit_code
+
+
+ENGINE_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
+                  "card", "params", "workers", "max_horizon", "heuristic")
+
+
+def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
+    """Request.options from the engine options given (encoders', --heuristic, --partition, --hint)."""
+    options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
+    if getattr(args, "partition", None):
+        options["partition"] = _checked_partition(args, model)
+    if getattr(args, "hint", False):
+        native = solve(model, getattr(model, "default_engine", "bfs"),
+                       Request(max_moves=model.max_moves, limits=limits_of(args)))
+        if native.plan is not None:
+            options["hint"] = list(native.plan.moves)
+    return options
+
+
+def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
+    """--partition of `solve`, checked against the model's faces before any search."""
+    if model.family != "tiles":
+        raise InputError(f"{args.file}: --partition is for tiles puzzles, not {model.family}")
+    from puzzleplan.models.tiles import pdb as tiles_pdb
+    groups = partition_groups(args.partition)
+    try:
+        tiles_pdb.partition_of(tiles_pdb.Geometry(model.rows, model.cols, model.goal), model.faces, groups)
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"{args.file}: --partition: {exc}") from None
+    return groups
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    from puzzleplan.plans.explore import explore
+    from puzzleplan.plans.search.layered import packed_space
+    model = load_model(args)
+    ctx = SearchContext.for_terminal(limits_of(args), quiet=quiet(args))
+    if args.workers and packed_space(model) is None:
+        from puzzleplan.plans.parallel.pbfs import explore_parallel
+        out = explore_parallel(model, args.workers, ctx)
+    else:   # packed states: the array sweep, on threads when --workers asks for them
+        out = explore(model, ctx, workers=args.workers or 1)
+    if args.json:
+        print_json({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()})
+    else:
+        print_exploration(model, out)
+    return EXIT_OK if out.complete else EXIT_LIMIT
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    model = load_model(args)
+    try:
+        text = read_plan_argument(args.plan)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
+    report = check_plan(model, text, args.notation)
+    if args.json:
+        print_json(report.as_dict())
+    else:
+        print(report.summary())
+    return EXIT_OK if report.valid else EXIT_NEGATIVE
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from puzzleplan.models.family import family_of
+    model = load_model(args)
+    desc = family_of(model)
+    kinds = desc.notations if desc is not None else getattr(model, "notations", ())
+    if args.to not in kinds:
+        raise InputError(f"--to: {model.family} can be written as {', '.join(kinds) or 'nothing'}, not {args.to!r}")
+    text = model.notation(args.to)
+    if args.output:
+        write_atomically(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

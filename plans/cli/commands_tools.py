@@ -1,0 +1,118 @@
+"""The tool commands: pattern databases (pdb), engines, families, warm-up."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from puzzleplan.plans.cli.common import EXIT_LIMIT, EXIT_OK, InputError, limits_of, load_model, partition_groups
+from puzzleplan.plans.cli.output import print_json
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.core.memory import resident_mb
+
+
+def cmd_pdb(args: argparse.Namespace) -> int:
+    from puzzleplan.models.tiles import pdb as tiles_pdb
+    if args.pdb_command == "clear":
+        print(f"removed {tiles_pdb.clear_cache()} table files from {tiles_pdb.cache_dir()}")
+        return EXIT_OK
+    if args.pdb_command == "info":
+        entries = tiles_pdb.cache_info()
+        if args.json:
+            print_json([{**e.__dict__, "path": str(e.path)} for e in entries])
+            return EXIT_OK
+        print(f"cache: {tiles_pdb.cache_dir()}  ({len(entries)} tables, "
+              f"{sum(e.size for e in entries) / 2**20:.1f} MiB)")
+        for e in entries:
+            faces = " ".join(e.faces or []) if e.valid_header else "(not a valid table: would be rebuilt)"
+            print(f"  {e.path.name}  {e.board}  {e.entries or 0:>11,} entries  {e.size / 2**20:7.1f} MiB  {faces}")
+        return EXIT_OK
+    model = load_model(args)
+    if model.family != "tiles":
+        raise InputError(f"{args.file}: pattern databases are for tiles puzzles, not {model.family}")
+    partition = partition_groups(args.partition) if args.partition else None
+    ctx = SearchContext(limits_of(args))
+    show = _progress_printer() if sys.stderr.isatty() and not args.json and not args.quiet else None
+
+    def progress(done: int, total: int) -> None:
+        ctx.poll()  # the time and memory limits stop a build (LimitReached)
+        if show is not None:
+            show(done, total)
+    limits = ctx.limits
+    memory = float("inf") if limits.memory_mb is None else max(0.0, limits.memory_mb - resident_mb())
+    # --budget also stops the build of an explicit --partition on time
+    stop_after = min((t for t in (args.budget if partition else None, limits.time_limit) if t is not None),
+                     default=None)
+    try:
+        dbs = tiles_pdb.databases_for(model, partition, progress,
+                                      args.budget if args.budget else tiles_pdb.DEFAULT_BUDGET_SECONDS,
+                                      memory_limit_mb=memory, time_limit=stop_after)
+    except ValueError as exc:
+        raise InputError(f"{args.file}: {exc}") from None
+    except LimitReached as exc:
+        if show is not None:
+            sys.stderr.write("\n")
+        if args.json:
+            print_json({"status": "limit_reached", "message": str(exc), "seconds": round(ctx.elapsed(), 3)})
+        else:
+            print(f"status:  limit_reached: {exc}; nothing was cached for the unfinished tables")
+        return EXIT_LIMIT
+    if show is not None:
+        sys.stderr.write("\n")
+    rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
+             "entries": int(t.data.shape[0])} for t in dbs.tables]
+    if args.json:
+        print_json({"tables": rows, "seconds": dbs.seconds, "built": dbs.built, "cache": str(tiles_pdb.cache_dir())})
+    else:
+        print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded) "
+              f"in {dbs.seconds:.2f} s, cache {tiles_pdb.cache_dir()}")
+    return EXIT_OK
+
+
+def _progress_printer() -> Any:
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\r  building: {done:,} / {total:,} ({100 * done / max(total, 1):.0f}%)   ")
+        sys.stderr.flush()
+    return show
+
+
+def cmd_engines(args: argparse.Namespace) -> int:
+    from puzzleplan.plans.core import engines
+    available = set(engines.available())
+    for name in engines.names():
+        mark = "" if name in available else "  (unavailable: missing dependency)"
+        print(f"{name:10} {engines.about(name) if name in available else _declared_about(name)}{mark}")
+    return EXIT_OK
+
+
+def _declared_about(name: str) -> str:
+    """An engine's line without importing it (its module may not import here)."""
+    from puzzleplan.plans.core import engines
+    return engines.spec(name).about
+
+
+def cmd_families(args: argparse.Namespace) -> int:
+    """The capability matrix: per family and metric, what runs (from the declarations)."""
+    from puzzleplan.plans.families import matrix
+    rows = matrix()
+    if args.json:
+        print_json([row.as_dict() for row in rows])
+        return EXIT_OK
+    for row in rows:
+        print(f"{row.family} ({row.metric}): {row.summary}" if row.summary else f"{row.family} ({row.metric})")
+        print(f"  engines:    {' '.join(row.engines) or '-'}")
+        print(f"  encodings:  {' '.join(row.encodings) or '-'}")
+        print(f"  exports:    {' '.join(row.exports) or '-'}")
+        print(f"  checker:    {row.checker}")
+        print(f"  notations:  {' '.join(row.notations) or '-'}")
+    return EXIT_OK
+
+
+def cmd_warm_up(args: argparse.Namespace) -> int:
+    from puzzleplan.plans.warmup import warm_up
+    report = warm_up()
+    if args.json:
+        print_json(report)
+    else:
+        print(f"compiled kernels ready in {report['seconds']:.1f} s ({report['cache']})")
+    return EXIT_OK

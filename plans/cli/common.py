@@ -1,0 +1,89 @@
+"""What every command shares: exit codes, the input error, loading the puzzle, the limits.
+
+Exit codes: 0 success; 1 a negative answer (unsolvable, no plan within the cap, invalid plan);
+2 bad input or usage; 3 a limit was reached first; 4 internal error (an engine produced a plan
+the independent checker rejects).
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from puzzleplan.models import load
+from puzzleplan.plans.core.types import Limits
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
+
+DEFAULT = object()  # an option left out: its default applies
+
+
+class InputError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+def load_model(args: argparse.Namespace) -> Any:
+    """The puzzle of `args.file` (its --level), under --metric when one is given."""
+    level = getattr(args, "level", None)
+    model = load(args.file, level=level)
+    metric = getattr(args, "metric", None)
+    if metric and metric != model.metric:
+        if metric not in type(model).metrics:
+            raise InputError(f"--metric: expected one of {', '.join(type(model).metrics)} "
+                             f"for {model.family}, got {metric!r}")
+        model = load(args.file, {"metric": metric}, level=level)
+    return model
+
+
+def with_cap(model: Any, max_moves: int | None) -> Any:
+    """The model with another move cap: a new model (models are immutable)."""
+    if getattr(model, "max_moves", None) == max_moves:
+        return model
+    change = getattr(model, "with_changes", None)
+    if callable(change):
+        return change(max_moves=max_moves)
+    import copy   # a model class of its own that is not a ModelBase: a shallow copy, changed
+    twin = copy.copy(model)
+    twin.max_moves = max_moves
+    return twin
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The limits the command line asked for; the memory limit is on unless `--memory-limit none`."""
+    memory = getattr(args, "memory_limit", DEFAULT)
+    extra = {} if memory is DEFAULT else {"memory_mb": memory}
+    return Limits(time_limit=getattr(args, "time_limit", None), max_states=getattr(args, "max_states", None), **extra)
+
+
+def quiet(args: argparse.Namespace) -> bool:
+    """No progress line: asked for (--quiet), or the output is JSON."""
+    return bool(getattr(args, "quiet", False) or getattr(args, "json", False))
+
+
+def describe(model: Any) -> str:
+    """'name (family RxC, metric m, cap N)' for the first line of a command's output."""
+    size = f" {model.rows}x{model.cols}" if hasattr(model, "rows") else ""
+    cap = "" if model.max_moves is None else f", cap {model.max_moves}"
+    name = f"{model.name} " if model.name else ""
+    return f"{name}({model.family}{size}, metric {model.metric}{cap})"
+
+
+def partition_groups(text: str) -> list[list[str]]:
+    """'a b c / d e' -> [['a', 'b', 'c'], ['d', 'e']]."""
+    return [group.split() for group in text.split("/") if group.split()]
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write all or nothing: a temporary file beside the target, then a rename."""
+    import os
+    import tempfile
+    target = os.path.abspath(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzleplan-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the file normal permissions
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror}") from None

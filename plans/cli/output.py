@@ -1,0 +1,89 @@
+"""What the commands print: results as text or one JSON object, boards along a plan."""
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from puzzleplan.plans.cli.common import describe
+from puzzleplan.plans.core.types import Result, Status
+from puzzleplan.plans.core.words import count
+
+
+def print_json(payload: Any) -> None:
+    """One JSON value on stdout (one line)."""
+    print(json.dumps(payload))
+
+
+def states_along(model: Any, moves: Sequence[str]) -> list[Any]:
+    """Replay moves through the model to show boards (display only; checking is done apart)."""
+    if hasattr(model, "states_along"):  # families whose actions are not single moves (Sokoban pushes)
+        return model.states_along(moves)
+    state = model.initial()
+    states = [state]
+    for move in moves:
+        for action, child in model.successors(state):
+            if model.plan_moves([action]) == [move]:
+                state = child
+                break
+        states.append(state)
+    return states
+
+
+def print_result(model: Any, result: Result, show: bool) -> None:
+    """`solve`'s text: the puzzle, engine, status, plan, statistics (and boards with --show)."""
+    print(f"puzzle:  {describe(model)}")
+    print(f"engine:  {result.engine}")
+    status = result.status
+    if result.plan is not None:
+        proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
+        cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
+        cost = "" if result.plan.cost == result.plan.length else f" ({result.plan.cost} {model.metric})"
+        print(f"status:  {status.value}: {count(result.plan.length, 'move')}{cost}{cap}, {proof}")
+        print(f"plan:    {result.plan.text()}")
+    else:
+        print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
+        if result.lower_bound is not None:
+            print(f"bound:   every plan needs at least {count(result.lower_bound, 'move')}")
+    s = result.stats
+    timing = f"{s.seconds:.3f} s"
+    if "setup_seconds" in s.extra and "search_seconds" in s.extra:
+        timing += f" ({s.extra['setup_seconds']:.3f} s tables and kernels, {s.extra['search_seconds']:.4f} s search)"
+    print(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, {timing}")
+    if show and result.plan is not None:
+        states = states_along(model, result.plan.moves)
+        for i, state in enumerate(states):
+            label = "start" if i == 0 else f"move {i}: {result.plan.moves[i - 1]}"
+            print(f"\n{label}\n{model.render(state)}")
+
+
+def print_exploration(model: Any, out: Any) -> None:
+    """`explore`'s text: reachable states, depth, nearest goal, the count per depth."""
+    print(f"puzzle:        {describe(model)}")
+    if not out.complete:
+        print(f"status:        limit_reached: {out.message} (counts below are partial)")
+    print(f"reachable:     {count(out.reachable, 'state')}")
+    print(f"max depth:     {out.max_depth}")
+    nearest = "no goal is reachable" if out.goal_distance is None else count(out.goal_distance, "move")
+    print(f"nearest goal:  {nearest} ({count(out.goals, 'goal state')})")
+    print("per depth:     " + " ".join(str(n) for n in out.per_depth))
+    print(f"stats:         {out.stats.generated:,} generated, {out.stats.seconds:.3f} s")
+
+
+def print_verification(model: Any, found: Any) -> None:
+    """`verify`'s text: the certificate table and the verdict (plans.verify.Verification)."""
+    print(f"puzzle:  {describe(model)}")
+    native = found.native
+    if found.optimal is None:
+        print(f"native {native.engine}: {native.status.value}: {native.message}")
+        return
+    print(f"{'method':34} {'claim':44} {'result':24} seconds")
+    for r in found.certificates:
+        print(f"{r.method:34} {r.claim:44} {r.result:24} {r.seconds:.3f}")
+    if found.status != "disagreement":
+        print(found.summary())
+        return
+    print("DISAGREEMENT:")
+    for r in found.conflicting:
+        plan = f": {' '.join(r.plan)}" if r.plan is not None else ""
+        print(f"  {r.method} ({r.claim}): {r.result}{plan}")
+    print(f"  {native.engine} (optimum {found.optimal}): {' '.join(native.plan.moves)}")

@@ -1,0 +1,255 @@
+"""The command line's grammar: every command, its options and the types that read them.
+
+Choices that depend on what is installed come from the declarations: engine names from the
+engine registry, `convert --to` from the families' notations, `export --to` from their
+exporters (plus the two encoding backends' formats). Usage errors are one line, exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any, Sequence
+
+from puzzleplan.models.base import MAX_CAP
+from puzzleplan.plans.cli.common import DEFAULT, EXIT_INPUT
+from puzzleplan.plans.core.words import clip
+
+
+def whole(low: int, high: int | None = None) -> Any:
+    """An argument type: a whole number from `low` (to `high`)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {value}")
+        return value
+    return parse
+
+
+def memory(text: str) -> int | None:
+    """An argument type: MiB, a size such as 4G, or 'none'."""
+    from puzzleplan.plans.core.memory import parse_memory_limit
+    try:
+        return parse_memory_limit(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected MiB (e.g. 2048), a size such as 4G, or 'none', got {clip(text)!r}") from None
+
+
+def seconds(text: str) -> float:
+    """An argument type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {clip(text)!r}") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {clip(text)}")
+    return value
+
+
+def version() -> str:
+    """The installed distribution's version, else the package's own `__version__`."""
+    from puzzleplan import __version__
+    return str(__version__)
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {clip(' '.join(message.split()), 300)}\n")
+
+
+class VersionAction(argparse.Action):
+    """--version: `puzzleplan X.Y.Z` on stdout, exit 0 (the version is looked up only then)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
+        print(f"puzzleplan {version()}")
+        parser.exit()
+
+
+def declared_choices() -> tuple[list[str], list[str], list[str]]:
+    """(engine names, convert --to kinds, export --to formats), from the declarations."""
+    from puzzleplan.models.family import families
+    from puzzleplan.plans.core import engines
+    descs = list(families().values())
+    notations = sorted({kind for d in descs for kind in d.notations})
+    exports = ["dimacs", "cpsat"] + sorted({kind for d in descs for kind in d.exports} - {"dimacs", "cpsat"})
+    return engines.names(), notations, exports
+
+
+def _limits(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("limits")
+    g.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="stop after this many seconds")
+    g.add_argument("--max-states", type=whole(1), metavar="N", help="stop when more states are stored")
+    g.add_argument("--memory-limit", type=memory, metavar="MB", default=DEFAULT,
+                   help="stop above this resident memory: MiB, '4G', or 'none' (default: 75%% of the memory "
+                        "available at the start, or $PUZZLEPLAN_MEMORY_LIMIT)")
+    g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _encoder_options(p: argparse.ArgumentParser) -> None:
+    from puzzleplan.encoders.base import CARD_ENCODINGS
+    from puzzleplan.encoders.horizon import STRATEGIES
+    g = p.add_argument_group("sat / cpsat engines")
+    g.add_argument("--encoding", help="encoding name (see `puzzleplan encodings FILE`)")
+    g.add_argument("--solver", help="python-sat solver name (default cadical195; e.g. glucose4, kissat)")
+    g.add_argument("--strategy", choices=STRATEGIES, help="horizon strategy (default increasing; fixed with --any)")
+    g.add_argument("--goal", choices=["by", "exact"], help="goal at some step <= T (idle allowed) or exactly at T")
+    g.add_argument("--no-reversal", action=argparse.BooleanOptionalAction, default=None,
+                   help="forbid undoing the previous move at once")
+    g.add_argument("--idle-at-end", action=argparse.BooleanOptionalAction, default=None,
+                   help="idle steps only after the last move (goal by)")
+    g.add_argument("--distance-cuts", action=argparse.BooleanOptionalAction, default=None,
+                   help="admissible distance-to-goal cuts per step")
+    g.add_argument("--parity", action=argparse.BooleanOptionalAction, default=None,
+                   help="use the family's plan-length parity")
+    g.add_argument("--card", choices=CARD_ENCODINGS, help="pysat cardinality encoding for exactly-one")
+    g.add_argument("--params", metavar="TEXT", help="CP-SAT SatParameters as text, e.g. 'num_workers:4'")
+    g.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    g.add_argument("--hint", action="store_true", help="hint CP-SAT with the native engine's plan")
+    g.add_argument("--max-horizon", type=whole(0, MAX_CAP), metavar="T",
+                   help="largest horizon tried when there is no cap (default 200)")
+
+
+def _level(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--level", help="level collections (.xsb/.sok): the level's 1-based number or title")
+
+
+def _puzzle(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file")
+    _level(p)
+
+
+def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) -> None:
+    p = sub.add_parser("solve", help="find a plan (optimal by default)")
+    _puzzle(p)
+    p.add_argument("--engine", choices=engine_names, help="default: the family's optimal engine")
+    p.add_argument("--max-moves", type=whole(0, MAX_CAP), metavar="N", help="the move cap (overrides max_moves)")
+    p.add_argument("--any", action="store_true", help="the first plan within the cap will do (fast)")
+    p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
+    p.add_argument("--show", action="store_true", help="print every board of the plan")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--all-optimal", action="store_true",
+                   help="every optimal plan (as seed 004 collects every goal state before choosing)")
+    p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
+    p.add_argument("--limit", type=whole(1), metavar="N", help="with --all-optimal: list at most N plans")
+    p.add_argument("--heuristic", choices=["manhattan", "pdb"],
+                   help="tiles IDA*/DFS: Manhattan + linear conflicts, or also pattern databases "
+                        "(default: databases when cached or cheap to build)")
+    p.add_argument("--partition", metavar="GROUPS",
+                   help="tiles pattern databases: faces per pattern, groups split by '/' (default: the largest "
+                        "cached tables, else an automatic split)")
+    _encoder_options(p)
+    _limits(p)
+
+    p = sub.add_parser("explore", help="breadth-first over the whole reachable space")
+    _puzzle(p)
+    p.add_argument("--metric")
+    p.add_argument("--workers", type=whole(1, 64), metavar="N",
+                   help="explore with N threads over packed states (Rush Hour, tiles up to 15 cells), "
+                        "else N processes (frontier partitioned by state hash)")
+    p.add_argument("--json", action="store_true")
+    _limits(p)
+
+    p = sub.add_parser("check", help="replay a plan with the independent checker")
+    _puzzle(p)
+    p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), or @FILE")
+    p.add_argument("--metric")
+    p.add_argument("--notation", choices=["blank", "digits", "tiles"],
+                   help="tiles only: read moves as blank directions, seed digits or tile faces")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("convert", help="write the puzzle in another notation")
+    _puzzle(p)
+    p.add_argument("--to", required=True, choices=notations,
+                   help="grid: bare rows; vehicles: YAML in the vehicle-list notation (Rush Hour); "
+                        "yaml: a YAML puzzle file; xsb: Sokoban's text notation")
+    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+
+
+def _encode_commands(sub: Any, exports: list[str]) -> None:
+    p = sub.add_parser("verify", help="prove the minimal move count with independent certificates")
+    _puzzle(p)
+    p.add_argument("--claim", type=whole(0, MAX_CAP), metavar="N", help="check a claimed minimum instead")
+    p.add_argument("--metric")
+    p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
+    p.add_argument("--solver", default="cadical195", help="python-sat solver for SAT encodings")
+    p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    p.add_argument("--json", action="store_true")
+    _limits(p)
+
+    p = sub.add_parser("compare", help="run every encoding x solver at one horizon and tabulate")
+    _puzzle(p)
+    p.add_argument("--horizon", type=whole(0, MAX_CAP), metavar="T", help="default: the proved optimum")
+    p.add_argument("--metric")
+    p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
+    p.add_argument("--solvers", nargs="+", default=["cadical195", "glucose4"], metavar="NAME",
+                   help="python-sat solvers for the SAT encodings")
+    p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
+    p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    p.add_argument("--repeat", type=whole(1, 100), default=1, metavar="K")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    out.add_argument("--json", action="store_true")
+    _limits(p)
+
+    p = sub.add_parser("export", help="write the instance at a horizon for outside solvers and planners")
+    _puzzle(p)
+    p.add_argument("--horizon", type=whole(0, MAX_CAP), required=True, metavar="T")
+    p.add_argument("--to", required=True, choices=exports)
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="dimacs: the CNF file (plus OUT.map.json); cpsat: the proto (.pb binary, else text); "
+                        "pddl: a directory for domain.pddl and problem.pddl")
+    p.add_argument("--encoding", help="default: the family's first encoding for that backend")
+    p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
+    p.add_argument("--metric")
+
+    p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
+    _puzzle(p)
+    p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs")
+    p.add_argument("solution", help="the solver's model ('v 1 -2 ... 0' lines or integers): a file, @FILE, or the text")
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
+
+def _tool_commands(sub: Any) -> None:
+    p = sub.add_parser("pdb", help="tiles pattern databases: build, list or clear the cache")
+    pdb = p.add_subparsers(dest="pdb_command", required=True, parser_class=Parser)
+    q = pdb.add_parser("build", help="build (or load) the databases a tiles puzzle uses")
+    _puzzle(q)
+    q.add_argument("--partition", metavar="GROUPS", help="faces per pattern, groups split by '/': 'a b c / d e f'")
+    q.add_argument("--budget", type=seconds, metavar="SECONDS", help="build-time budget for the automatic partition")
+    q.add_argument("--json", action="store_true")
+    _limits(q)
+    q = pdb.add_parser("info", help="list the cached tables")
+    q.add_argument("--json", action="store_true")
+    pdb.add_parser("clear", help="delete every cached table")
+
+    sub.add_parser("engines", help="list the engines available here")
+
+    p = sub.add_parser("encodings", help="list the SAT and CP-SAT encodings (of one puzzle's family and metric)")
+    p.add_argument("file", nargs="?", help="a puzzle file: only the encodings that apply to it")
+    _level(p)
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("families", help="what runs on each family and metric: engines, encodings, exports, checker")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("warm-up", help="compile the numba kernels ahead (about 10 s, once per installation)")
+    p.add_argument("--json", action="store_true")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="puzzleplan", description="State move puzzles in YAML; solve, explore and check plans.")
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    engine_names, notations, exports = declared_choices()
+    _search_commands(sub, engine_names, notations)
+    _encode_commands(sub, exports)
+    _tool_commands(sub)
+    return parser

@@ -1,0 +1,135 @@
+"""The public Python API (`import puzzleplan`) works as its docstring says."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import puzzleplan
+from catalogue import EXAMPLES
+from helpers import run_cli
+
+SAFE = EXAMPLES / "tiles" / "malok-safe.yaml"
+SMALL = EXAMPLES / "tiles" / "seed-002-small.yaml"
+SIX = EXAMPLES / "tiles" / "small-2x3.yaml"
+LOYD = EXAMPLES / "tiles" / "unsolvable-loyd.yaml"
+
+
+def test_the_names_the_docstring_promises() -> None:
+    for name in ("load", "loads", "solve", "verify", "check", "explore", "Request", "Limits", "Status", "Result",
+                 "Plan", "__version__"):
+        assert hasattr(puzzleplan, name), name
+        assert name in dir(puzzleplan)
+    assert puzzleplan.Status.OPTIMAL.value == "optimal"
+    with pytest.raises(AttributeError):
+        puzzleplan.no_such_name  # noqa: B018
+
+
+def test_load_and_solve_the_safe() -> None:
+    model = puzzleplan.load(SAFE)
+    result = puzzleplan.solve(model)
+    assert result.status is puzzleplan.Status.OPTIMAL and result.plan.length == 24
+    assert result.lower_bound == 24
+    assert puzzleplan.check(model, result.plan).valid            # a Plan
+    assert puzzleplan.check(model, result).valid                 # a Result holding one
+    assert puzzleplan.check(model, list(result.plan.moves), "printed").valid
+
+
+def test_the_file_cap_applies_and_keywords_override_it() -> None:
+    model = puzzleplan.load(SMALL)
+    assert puzzleplan.solve(model, "bfs", max_moves=10).status is puzzleplan.Status.NO_PLAN_WITHIN_CAP
+    found = puzzleplan.solve(puzzleplan.load(SAFE), "dfs", max_moves=40, time_limit=60)
+    assert found.status.has_plan and found.plan.length <= 40
+    request = puzzleplan.Request(max_moves=10, limits=puzzleplan.Limits(time_limit=60))
+    assert puzzleplan.solve(model, "bfs", request, max_moves=11).plan.length == 11   # the keyword wins
+    limited = puzzleplan.solve(puzzleplan.load(EXAMPLES / "tiles" / "eight-31.yaml"), "bfs", time_limit=0.0001)
+    assert limited.status is puzzleplan.Status.LIMIT_REACHED and "time limit" in limited.message
+
+
+def test_loads_and_any_plan() -> None:
+    model = puzzleplan.loads("puzzle: tiles\nstart: |\n  1 2 3\n  4 _ 5\ngoal: |\n  1 2 3\n  4 5 _\n")
+    result = puzzleplan.solve(model, any_plan=True)
+    assert result.engine == "greedy" and result.status.has_plan and result.plan.moves
+
+
+def test_unknown_engine_encoding_and_option_name_the_choices() -> None:
+    model = puzzleplan.load(SMALL)
+    with pytest.raises(ValueError, match="no engine 'nope'; expected one of .*bfs.*idastar"):
+        puzzleplan.solve(model, "nope")
+    with pytest.raises(ValueError, match="no encoding 'nope' .*tiles-moves"):
+        puzzleplan.solve(model, "sat", encoding="nope")
+    with pytest.raises(TypeError, match="'max_move'.*max_moves"):
+        puzzleplan.solve(model, max_move=3)
+    with pytest.raises(ValueError, match="available: .*tiles-moves"):
+        puzzleplan.verify(model, encodings=["nope"])
+
+
+def test_an_engine_that_cannot_run_says_why() -> None:
+    result = puzzleplan.solve(puzzleplan.load(SMALL), "plan")
+    assert result.status is puzzleplan.Status.UNSUPPORTED and result.message
+
+
+def test_unsolvable_with_its_reason() -> None:
+    result = puzzleplan.solve(puzzleplan.load(LOYD))
+    assert result.status is puzzleplan.Status.UNSOLVABLE and "parity" in result.message
+    assert result.status.exit_code == 1
+
+
+def test_verify_the_small_safe() -> None:
+    found = puzzleplan.verify(puzzleplan.load(SMALL), time_limit=120)
+    assert found.status == "verified" and found.optimal == 11 == found.claim
+    assert found.agree and found.exit_code == 0 and len(found.certificates) >= 3
+    assert found.as_dict()["status"] == "verified"
+    assert repr(found).startswith("<Verification verified 11")
+
+
+def test_verify_an_unsolvable_puzzle() -> None:
+    found = puzzleplan.verify(puzzleplan.load(LOYD))
+    assert found.status == "unsolvable" and found.optimal is None and found.exit_code == 1
+    assert found.as_dict() == {"status": "unsolvable", "optimal": None, "claim": None, "agree": None,
+                               "message": found.message, "certificates": []}
+
+
+def test_check_a_bad_plan() -> None:
+    report = puzzleplan.check(puzzleplan.load(SMALL), "UL")
+    assert not report.valid and "goal is not reached" in report.error
+
+
+def test_explore() -> None:
+    out = puzzleplan.explore(puzzleplan.load(SIX))
+    assert out.complete and out.reachable == 180 and sum(out.per_depth) == 180
+    partial = puzzleplan.explore(puzzleplan.load(EXAMPLES / "tiles" / "eight-31.yaml"), max_states=5000)
+    assert not partial.complete and "state limit" in partial.message
+
+
+def test_readable_reprs() -> None:
+    model = puzzleplan.load(SAFE)
+    assert repr(model) == "<TilesPuzzle 'Malok safe': tiles 4x4, metric step, cap 59>"
+    result = puzzleplan.solve(model)
+    assert repr(result) == f"<Result optimal 24 moves by {result.engine}>"
+    assert repr(result.plan).startswith("<Plan 24 moves: ")
+    assert repr(result.stats).startswith("<Stats ") and " nodes, " in repr(result.stats)
+    unsolvable = puzzleplan.solve(puzzleplan.load(LOYD))
+    assert repr(unsolvable).startswith(f"<Result unsolvable by {unsolvable.engine}: ")
+
+
+def test_models_are_immutable_and_changed_into_new_ones() -> None:
+    model = puzzleplan.load(SAFE)
+    with pytest.raises(AttributeError, match="with_changes"):
+        model.max_moves = 3
+    uncapped = model.with_changes(max_moves=None)
+    assert uncapped.max_moves is None and model.max_moves == 59
+
+
+def test_version(capsys) -> None:
+    assert isinstance(puzzleplan.__version__, str) and puzzleplan.__version__.count(".") >= 2
+    code, out, err = run_cli(capsys, "--version")
+    assert code == 0 and out == f"puzzleplan {puzzleplan.__version__}\n" and err == ""
+
+
+def test_import_puzzleplan_stays_light() -> None:
+    code = ("import sys, puzzleplan; heavy = [m for m in ('numpy', 'numba', 'ortools', 'pysat', 'yaml') "
+            "if m in sys.modules]; print(' '.join(heavy))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""
