@@ -61,6 +61,11 @@ class Family:
                  (engines of this family alone, such as Bird's planning search for Rush Hour)
     collections: file suffix -> `load_collection(path, level, overrides)` (many levels a file)
     sample:      a small puzzle file's text, for the capability matrix and its test
+    heuristics:  the names `--heuristic` may choose for this family's native searchers
+    kernels:     modules compiled by numba on first use (`puzzleplan warm-up` compiles them)
+    warm_up:     a puzzle file's text whose IDA* solve (once per heuristic) compiles the kernels
+    pattern_databases: a module with `databases_for`, `check_partition`, `cache_info`,
+                 `cache_dir`, `clear_cache`, `DEFAULT_BUDGET_SECONDS` (the `pdb` command)
     """
 
     name: str
@@ -75,6 +80,10 @@ class Family:
     engines: Mapping[str, str] = field(default_factory=dict)
     collections: Mapping[str, str] = field(default_factory=dict)
     sample: str | None = None
+    heuristics: tuple[str, ...] = ()
+    kernels: tuple[str, ...] = ()
+    warm_up: str | None = None
+    pattern_databases: str | None = None
 
     def model_class(self) -> Any:
         return resolve(self.model)

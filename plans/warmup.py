@@ -15,24 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-KERNEL_MODULES = ("puzzleplan.models.tiles.ida_kernel", "puzzleplan.models.tiles.heuristic_kernels",
-                  "puzzleplan.models.tiles.pdb_rank", "puzzleplan.models.tiles.pdb_build")
-
-# A 3x3 board far enough from its goal that IDA* runs its kernel with tables and without.
-_WARM_UP_PUZZLE = """\
-puzzle: tiles
-name: warm-up
-start: |
-  8 6 7
-  2 5 4
-  3 _ 1
-goal: |
-  1 2 3
-  4 5 6
-  7 8 _
-"""
-
-
 def _cache_dirs(module: str) -> list[Path]:
     spec = importlib.util.find_spec(module)
     dirs = []
@@ -43,9 +25,16 @@ def _cache_dirs(module: str) -> list[Path]:
     return dirs
 
 
-def kernels_cached() -> bool:
+def kernel_modules(families_: Any = None) -> list[str]:
+    """Every compiled module the families declare (`Family.kernels`)."""
+    from puzzleplan.models.family import families
+    descs = families(outside=False).values() if families_ is None else families_
+    return [module for desc in descs for module in desc.kernels]
+
+
+def kernels_cached(modules: Any = None) -> bool:
     """True when every kernel module has compiled code in numba's cache (no import of numba)."""
-    for module in KERNEL_MODULES:
+    for module in kernel_modules() if modules is None else modules:
         stem = module.rsplit(".", 1)[1]
         try:
             found = any(any(d.rglob(f"{stem}*.nbi")) for d in _cache_dirs(module) if d.is_dir())
@@ -57,29 +46,35 @@ def kernels_cached() -> bool:
 
 
 def warm_up() -> dict[str, Any]:
-    """Compile every kernel by solving a small board with and without pattern databases.
+    """Compile every family's kernels by solving its warm-up puzzle with IDA*, once per heuristic.
 
-    The tables are built in a temporary cache, so the user's cache is left as it was."""
-    from puzzleplan.models import load
+    Pattern databases are built in a temporary cache, so the user's cache is left as it was."""
+    from puzzleplan.models import loads
+    from puzzleplan.models.family import families, resolve
     from puzzleplan.plans.solve import solve
     from puzzleplan.plans.core.types import Request
     started = time.monotonic()
     saved = os.environ.get("PUZZLEPLAN_CACHE_DIR")
+    warmed = []
     with tempfile.TemporaryDirectory(prefix="puzzleplan-warm-up-") as scratch:
         os.environ["PUZZLEPLAN_CACHE_DIR"] = scratch
         try:
-            path = Path(scratch) / "warm-up.yaml"
-            path.write_text(_WARM_UP_PUZZLE, encoding="utf-8")
-            model = load(str(path))
-            for heuristic in ("pdb", "manhattan"):
-                result = solve(model, "idastar", Request(options={"heuristic": heuristic}))
-                if not result.status.has_plan:
-                    raise RuntimeError(f"warm-up solve ended with {result.status.value}: {result.message}")
+            for desc in families(outside=False).values():
+                if desc.warm_up is None:
+                    continue
+                model = loads(str(resolve(desc.warm_up)), f"<{desc.name} warm-up>")
+                for heuristic in desc.heuristics or (None,):
+                    options = {} if heuristic is None else {"heuristic": heuristic}
+                    result = solve(model, "idastar", Request(options=options))
+                    if not result.status.has_plan:
+                        raise RuntimeError(f"warm-up solve ended with {result.status.value}: {result.message}")
+                warmed.append(desc.name)
         finally:
             if saved is None:
                 os.environ.pop("PUZZLEPLAN_CACHE_DIR", None)
             else:
                 os.environ["PUZZLEPLAN_CACHE_DIR"] = saved
-    where = _cache_dirs(KERNEL_MODULES[0])
-    return {"seconds": round(time.monotonic() - started, 3), "cached": kernels_cached(),
+    modules = kernel_modules()
+    where = _cache_dirs(modules[0]) if modules else []
+    return {"seconds": round(time.monotonic() - started, 3), "cached": kernels_cached(), "families": warmed,
             "cache": str(where[0]) if where else "numba's cache"}

@@ -75,7 +75,7 @@ def test_unreadable_file(capsys, tmp_path: Path) -> None:
     (["--max-moves", "-1"], "--max-moves"),
     (["--max-moves", "many"], "whole number"),
     (["--time-limit", "0"], "positive"),
-    (["--engine", "magic"], "invalid choice"),
+    (["--engine", "magic"], "no engine 'magic'; expected one of bfs"),
     (["--metric", "slide"], "--metric"),
 ])
 def test_bad_options_exit_2(capsys, args: list[str], fragment: str) -> None:

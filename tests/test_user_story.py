@@ -269,7 +269,7 @@ def test_explore_stops_at_the_memory_limit(capsys) -> None:
 
 def test_cold_kernels_are_announced(capsys, monkeypatch) -> None:
     import puzzleplan.plans.warmup as warmup
-    monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
+    monkeypatch.setattr(warmup, "kernels_cached", lambda modules=None: False)
     code, out, err = run_cli(capsys, "solve", SMALL)
     assert code == 0 and "compiling the search kernels" in err and "warm-up" in err
     code, out, err = run_cli(capsys, "solve", SMALL, "--quiet")

@@ -20,6 +20,20 @@ goal: |
   4 5 _
 """
 
+# A 3x3 board far enough from its goal that IDA* runs its kernel with tables and without.
+WARM_UP = """\
+puzzle: tiles
+name: warm-up
+start: |
+  8 6 7
+  2 5 4
+  3 _ 1
+goal: |
+  1 2 3
+  4 5 6
+  7 8 _
+"""
+
 FAMILY = Family(
     name="tiles",
     model="puzzleplan.models.tiles.model:TilesPuzzle",
@@ -36,4 +50,9 @@ FAMILY = Family(
     },
     exports={"pddl": "puzzleplan.encoders.pddl:TILES"},
     sample="puzzleplan.models.tiles:SAMPLE",
+    heuristics=("manhattan", "pdb"),
+    kernels=("puzzleplan.models.tiles.ida_kernel", "puzzleplan.models.tiles.heuristic_kernels",
+             "puzzleplan.models.tiles.pdb_rank", "puzzleplan.models.tiles.pdb_build"),
+    warm_up="puzzleplan.models.tiles:WARM_UP",
+    pattern_databases="puzzleplan.models.tiles.pdb",
 )

@@ -260,3 +260,9 @@ def databases_for(model: Any, partition: Sequence[Sequence[str]] | None = None, 
     patterns = partition_of(geometry, model.faces, partition, budget=budget)
     return build_databases(geometry, patterns, progress, model.faces, memory_limit_mb=memory_limit_mb,
                            time_limit=time_limit)
+
+
+def check_partition(model: Any, groups: Sequence[Sequence[str]]) -> None:
+    """Refuse (ValueError) face groups that are no partition of this board's faces, or whose
+    tables could never be built, before any search starts."""
+    partition_of(Geometry(model.rows, model.cols, model.goal), model.faces, groups)

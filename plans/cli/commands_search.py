@@ -7,7 +7,8 @@ from typing import Any
 
 from puzzleplan.plans.check import check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, partition_groups, quiet, with_cap, write_atomically)
+                                         load_model, partition_groups, pattern_databases, quiet, with_cap,
+                                         write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.types import Request, Status
@@ -42,10 +43,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> None:
     """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
-    if model.family != "tiles" or engine not in ("idastar", "dfs") or quiet(args):
+    from puzzleplan.models.family import family_of
+    desc = family_of(model)
+    if desc is None or not desc.kernels or engine not in ("idastar", "dfs") or quiet(args):
         return
     from puzzleplan.plans.warmup import kernels_cached
-    if not kernels_cached():
+    if not kernels_cached(desc.kernels):
         print("puzzleplan: note: compiling the search kernels first (about 10 s, once per installation; "
               "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
@@ -76,6 +79,14 @@ ENGINE_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle
 def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     """Request.options from the engine options given (encoders', --heuristic, --partition, --hint)."""
     options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
+    if "heuristic" in options:
+        from puzzleplan.models.family import family_of
+        desc = family_of(model)
+        named = desc.heuristics if desc is not None else ()
+        if options["heuristic"] not in named:
+            raise InputError(f"--heuristic: expected one of {', '.join(named)} for {model.family}, "
+                             f"got {clip(options['heuristic'])!r}" if named else
+                             f"--heuristic: {model.family} names no heuristics to choose from")
     if getattr(args, "partition", None):
         options["partition"] = _checked_partition(args, model)
     if getattr(args, "hint", False):
@@ -88,12 +99,10 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
 
 def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
     """--partition of `solve`, checked against the model's faces before any search."""
-    if model.family != "tiles":
-        raise InputError(f"{args.file}: --partition is for tiles puzzles, not {model.family}")
-    from puzzleplan.models.tiles import pdb as tiles_pdb
+    pdb = pattern_databases(model, "--partition")
     groups = partition_groups(args.partition)
     try:
-        tiles_pdb.partition_of(tiles_pdb.Geometry(model.rows, model.cols, model.goal), model.faces, groups)
+        pdb.check_partition(model, groups)
     except (ValueError, OverflowError) as exc:
         raise InputError(f"{args.file}: --partition: {exc}") from None
     return groups

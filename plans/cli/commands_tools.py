@@ -5,31 +5,32 @@ import argparse
 import sys
 from typing import Any
 
-from puzzleplan.plans.cli.common import EXIT_LIMIT, EXIT_OK, InputError, limits_of, load_model, partition_groups
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, limits_of,
+                                         load_model, partition_groups, pattern_databases)
 from puzzleplan.plans.cli.output import print_json
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.memory import resident_mb
 
 
 def cmd_pdb(args: argparse.Namespace) -> int:
-    from puzzleplan.models.tiles import pdb as tiles_pdb
-    if args.pdb_command == "clear":
-        print(f"removed {tiles_pdb.clear_cache()} table files from {tiles_pdb.cache_dir()}")
-        return EXIT_OK
-    if args.pdb_command == "info":
-        entries = tiles_pdb.cache_info()
+    """Pattern databases of the families that declare them (`Family.pattern_databases`)."""
+    if args.pdb_command in ("clear", "info"):
+        modules = all_pattern_databases()
+        entries = [e for pdb in modules for e in pdb.cache_info()]
+        where = ", ".join(str(pdb.cache_dir()) for pdb in modules) or "(no family keeps pattern databases)"
+        if args.pdb_command == "clear":
+            print(f"removed {sum(pdb.clear_cache() for pdb in modules)} table files from {where}")
+            return EXIT_OK
         if args.json:
             print_json([{**e.__dict__, "path": str(e.path)} for e in entries])
             return EXIT_OK
-        print(f"cache: {tiles_pdb.cache_dir()}  ({len(entries)} tables, "
-              f"{sum(e.size for e in entries) / 2**20:.1f} MiB)")
+        print(f"cache: {where}  ({len(entries)} tables, {sum(e.size for e in entries) / 2**20:.1f} MiB)")
         for e in entries:
             faces = " ".join(e.faces or []) if e.valid_header else "(not a valid table: would be rebuilt)"
             print(f"  {e.path.name}  {e.board}  {e.entries or 0:>11,} entries  {e.size / 2**20:7.1f} MiB  {faces}")
         return EXIT_OK
     model = load_model(args)
-    if model.family != "tiles":
-        raise InputError(f"{args.file}: pattern databases are for tiles puzzles, not {model.family}")
+    tiles_pdb = pattern_databases(model, f"{args.file}: pdb build")
     partition = partition_groups(args.partition) if args.partition else None
     ctx = SearchContext(limits_of(args))
     show = _progress_printer() if sys.stderr.isatty() and not args.json and not args.quiet else None

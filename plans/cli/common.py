@@ -67,6 +67,23 @@ def describe(model: Any) -> str:
     return f"{name}({model.family}{size}, metric {model.metric}{cap})"
 
 
+def pattern_databases(model: Any, what: str) -> Any:
+    """The pattern-database module the model's family declares (InputError naming who has one)."""
+    from puzzleplan.models.family import families, family_of, resolve
+    desc = family_of(model)
+    if desc is None or desc.pattern_databases is None:
+        having = [d.name for d in families(outside=False).values() if d.pattern_databases]
+        raise InputError(f"{what} is for pattern databases, which {', '.join(having) or 'no family'} "
+                         f"{'has' if len(having) == 1 else 'have'}; not {getattr(model, 'family', '?')}")
+    return resolve(desc.pattern_databases)
+
+
+def all_pattern_databases() -> list[Any]:
+    """The pattern-database modules of every family that declares one (for `pdb info/clear`)."""
+    from puzzleplan.models.family import families, resolve
+    return [resolve(d.pattern_databases) for d in families(outside=False).values() if d.pattern_databases]
+
+
 def partition_groups(text: str) -> list[list[str]]:
     """'a b c / d e' -> [['a', 'b', 'c'], ['d', 'e']]."""
     return [group.split() for group in text.split("/") if group.split()]

@@ -72,13 +72,15 @@ class VersionAction(argparse.Action):
 
 
 def declared_choices() -> tuple[list[str], list[str], list[str]]:
-    """(engine names, convert --to kinds, export --to formats), from the declarations."""
+    """(engine names, convert --to kinds, export --to formats) of the built-in families, for the
+    help text. The values are checked where they are used (a family from another package may
+    add engines, notations and exports), so start-up never scans the installed packages."""
     from puzzleplan.models.family import families
     from puzzleplan.plans.core import engines
-    descs = list(families().values())
+    descs = list(families(outside=False).values())
     notations = sorted({kind for d in descs for kind in d.notations})
     exports = ["dimacs", "cpsat"] + sorted({kind for d in descs for kind in d.exports} - {"dimacs", "cpsat"})
-    return engines.names(), notations, exports
+    return list(engines.registry(outside=False)), notations, exports
 
 
 def _limits(p: argparse.ArgumentParser) -> None:
@@ -127,7 +129,8 @@ def _puzzle(p: argparse.ArgumentParser) -> None:
 def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) -> None:
     p = sub.add_parser("solve", help="find a plan (optimal by default)")
     _puzzle(p)
-    p.add_argument("--engine", choices=engine_names, help="default: the family's optimal engine")
+    p.add_argument("--engine", metavar="NAME",
+                   help=f"{', '.join(engine_names)} (default: the family's optimal engine; `puzzleplan families`)")
     p.add_argument("--max-moves", type=whole(0, MAX_CAP), metavar="N", help="the move cap (overrides max_moves)")
     p.add_argument("--any", action="store_true", help="the first plan within the cap will do (fast)")
     p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
@@ -137,9 +140,10 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
                    help="every optimal plan (as seed 004 collects every goal state before choosing)")
     p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
     p.add_argument("--limit", type=whole(1), metavar="N", help="with --all-optimal: list at most N plans")
-    p.add_argument("--heuristic", choices=["manhattan", "pdb"],
-                   help="tiles IDA*/DFS: Manhattan + linear conflicts, or also pattern databases "
-                        "(default: databases when cached or cheap to build)")
+    p.add_argument("--heuristic", metavar="NAME",
+                   help="the native searcher's heuristic, as the family names them (tiles IDA*/DFS: manhattan = "
+                        "Manhattan + linear conflicts, pdb = also pattern databases; default: databases when "
+                        "cached or cheap to build)")
     p.add_argument("--partition", metavar="GROUPS",
                    help="tiles pattern databases: faces per pattern, groups split by '/' (default: the largest "
                         "cached tables, else an automatic split)")
@@ -165,9 +169,9 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
 
     p = sub.add_parser("convert", help="write the puzzle in another notation")
     _puzzle(p)
-    p.add_argument("--to", required=True, choices=notations,
-                   help="grid: bare rows; vehicles: YAML in the vehicle-list notation (Rush Hour); "
-                        "yaml: a YAML puzzle file; xsb: Sokoban's text notation")
+    p.add_argument("--to", required=True, metavar="KIND",
+                   help=f"one of the family's notations ({', '.join(notations)}): grid: bare rows; vehicles: YAML "
+                        "in the vehicle-list notation (Rush Hour); yaml: a YAML puzzle file; xsb: Sokoban's text")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
 
 
