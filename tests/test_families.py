@@ -60,3 +60,11 @@ def test_listed_exports_write(row, tmp_path, capsys) -> None:
         out = tmp_path / f"out-{kind}"
         code, _, err = run_cli(capsys, "export", puzzle, "--horizon", "3", "--to", kind, "-o", out)
         assert (code == 0) == (kind in row.exports), (kind, err)
+
+
+def test_families_command_prints_the_matrix(capsys) -> None:
+    code, rows = run_json(capsys, "families")
+    assert code == 0
+    assert rows == [{k: list(v) if isinstance(v, tuple) else v for k, v in row.as_dict().items()} for row in ROWS]
+    assert {(r["family"], r["metric"]) for r in rows} >= {("tiles", "step"), ("rush-hour", "slide"),
+                                                          ("sokoban", "pushes")}
