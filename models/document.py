@@ -1,6 +1,8 @@
 """Strict YAML reading that remembers where each field stands, so errors can name the line.
 
 Every error is a `ModelError` of one line: `FILE:LINE: field 'NAME': what was expected`.
+(A little over 400 lines on purpose: the bounded event composer and the typed accessors share
+the line marks it records, and splitting them would pass those marks across a module border.)
 
 Puzzle files are read with a small, strict subset of YAML, in bounded time and memory:
 

@@ -1,4 +1,6 @@
 """User-defined puzzle families: a Python class named in the YAML file, no change to puzzleplan.
+(Naming and importing the class is `spec.py`; this module builds and guards it. It runs a little
+over 400 lines because every hook the engines call gets its own guard, in one place.)
 
 Three ways to name the class in the `puzzle:` field:
 
@@ -62,29 +64,22 @@ rebuilds it from the YAML data instead.
 from __future__ import annotations
 
 import copy
-import hashlib
-import importlib
-import importlib.util
 import math
 import numbers
 import pickle
 import sys
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import MAX_CAP, ModelBase, ModelError, quote, shorten
 from puzzleplan.models.document import Document
+from puzzleplan.models.user.spec import (ENTRY_POINT_GROUP, PREFIX, REQUIRED, _class_of, _describe_exc,
+                                         _entry_points, _import_file, _import_module, _resolve, _SpecError,
+                                         is_user_puzzle)
 
-PREFIX = "python:"
-ENTRY_POINT_GROUP = "puzzleplan.models"
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
-REQUIRED = ("initial", "is_goal", "successors")
+EXPECT_FACTS = ("optimal", "solvable", "reachable", "max_depth", "valid_plans")  # what tests may check
 HASH_CHECKS = 64          # successors() calls whose next states are tested for hashability
-
-
-class _SpecError(Exception):
-    """Raised while resolving a spec; turned into a ModelError naming the file and the field."""
 
 
 class UserHookError(ModelError):
@@ -98,155 +93,6 @@ class UserHookError(ModelError):
 _PASS = (UserHookError, MemoryError)
 
 
-# -- resolving a family spec to a class ---------------------------------------------------------
-def is_user_puzzle(puzzle: Any) -> bool:
-    """True when `puzzle:` names a user family: a `python:` spec or an entry point's name."""
-    if not isinstance(puzzle, str):
-        return False
-    return puzzle.startswith(PREFIX) or puzzle in entry_point_names()
-
-
-def entry_point_names() -> list[str]:
-    """Names registered in the `puzzleplan.models` entry-point group, sorted."""
-    return sorted({ep.name for ep in _entry_points()})
-
-
-def _entry_points() -> list[Any]:
-    try:
-        return list(metadata.entry_points(group=ENTRY_POINT_GROUP))
-    except Exception:  # a broken installed distribution must not break built-in families
-        return []
-
-
-def resolve_family(spec: str, base_dir: Path) -> type:
-    """The class named by `spec` (`python:FILE_OR_MODULE:CLASS` or an entry-point name).
-
-    Raises ModelError (message without file prefix) on any failure; `user_model_from_document`
-    adds the file and field.
-    """
-    try:
-        cls, _ = _resolve(spec, Path(base_dir))
-    except _SpecError as exc:
-        raise ModelError(f"puzzle {quote(spec)}: {exc}") from None
-    return cls
-
-
-def _resolve(spec: str, base_dir: Path) -> tuple[type, tuple[Any, ...]]:
-    """(class, origin); the origin lets a worker process find the class again."""
-    if spec.startswith(PREFIX):
-        target = spec[len(PREFIX):]
-        where, sep, attr = target.rpartition(":")
-        if not sep or not where or not attr:
-            raise _SpecError("expected python:MODULE:CLASS or python:./FILE.py:CLASS")
-        if _looks_like_path(where):
-            try:
-                path = (base_dir / where).resolve()
-            except (OSError, RuntimeError, ValueError) as exc:
-                raise _SpecError(f"cannot use that path ({_os_reason(exc)})") from None
-            module_name = _file_module_name(path)
-            module = _import_file(path, module_name)
-            origin: tuple[Any, ...] = ("file", str(path), module_name, attr)
-        else:
-            module = _import_module(where)
-            origin = ("module", where, attr, getattr(module, "__file__", None))
-        return _class_of(module, attr, where), origin
-    matches = [ep for ep in _entry_points() if ep.name == spec]
-    if not matches:
-        raise _SpecError(f"no entry point {quote(spec)} in group {ENTRY_POINT_GROUP}")
-    values = sorted({ep.value for ep in matches})
-    if len(values) > 1:
-        raise _SpecError(f"entry point {quote(spec)} is registered {len(values)} times "
-                         f"({', '.join(quote(v) for v in values[:4])})")
-    module_name, sep, attr = values[0].partition(":")
-    if not sep or not module_name.strip() or not attr.strip():
-        raise _SpecError(f"entry point {quote(spec)} = {quote(values[0])}: expected 'module:Class'")
-    module_name, attr = module_name.strip(), attr.strip()
-    module = _import_module(module_name)
-    origin = ("entry", spec, module_name, attr, getattr(module, "__file__", None))
-    return _class_of(module, attr, module_name), origin
-
-
-def _looks_like_path(where: str) -> bool:
-    return where.endswith(".py") or "/" in where or "\\" in where
-
-
-def _file_module_name(path: Path) -> str:
-    digest = hashlib.sha1(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    stem = "".join(ch if ch.isalnum() else "_" for ch in path.stem)
-    return f"puzzleplan_user_{stem}_{digest}"
-
-
-def _import_file(path: Path, module_name: str) -> Any:
-    module = sys.modules.get(module_name)
-    if module is not None:
-        return module
-    try:
-        exists, is_file = path.exists(), path.is_file()
-    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
-        raise _SpecError(f"cannot use that path ({_os_reason(exc)})") from None
-    if not exists:
-        raise _SpecError(f"no such file {quote(str(path), 80)}")
-    if not is_file:
-        raise _SpecError(f"{quote(str(path), 80)} is not a file")
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise _SpecError(f"cannot import {quote(str(path), 80)} as Python (expected a .py file)")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException as exc:
-        sys.modules.pop(module_name, None)
-        if not isinstance(exc, Exception):
-            raise
-        raise _SpecError(f"importing {path.name} raised {_describe_exc(exc)}") from None
-    return module
-
-
-def _import_module(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            raise _SpecError(f"no module named {quote(name)}") from None
-        raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
-    except Exception as exc:
-        raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
-
-
-def _class_of(module: Any, attr: str, where: str) -> type:
-    obj: Any = module
-    for part in attr.split("."):
-        if not part.isidentifier() or not hasattr(obj, part):
-            raise _SpecError(f"{quote(where)} has no attribute {quote(attr)}")
-        obj = getattr(obj, part)
-    if not isinstance(obj, type):
-        raise _SpecError(f"{quote(where)}:{quote(attr)} is a {type(obj).__name__}, expected a class")
-    missing = [m for m in REQUIRED if not callable(getattr(obj, m, None))]
-    if missing:
-        raise _SpecError(f"class {attr} lacks {', '.join(missing)}; a puzzle class needs "
-                         f"{', '.join(REQUIRED)} (see puzzleplan.models.user.model)")
-    return obj
-
-
-def _os_reason(exc: BaseException) -> str:
-    """Why a path could not be used, without repeating the path."""
-    return getattr(exc, "strerror", None) or type(exc).__name__
-
-
-def _describe_exc(exc: BaseException) -> str:
-    """`Type: message`, one line, the message cut to 160 characters (it may quote user values)."""
-    try:
-        text = str(exc)
-    except Exception:
-        text = ""
-    text = " ".join(text[:2000].split())
-    if len(text) > 160:
-        text = text[:157] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-# -- building the model -------------------------------------------------------------------------
 def user_model_from_document(doc: Document, base_dir: Path | str | None = None) -> "UserModel":
     """Build the model of a YAML document whose `puzzle:` names a user class.
 
@@ -279,11 +125,8 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
                                   "choose another `family` name")
     metrics = _class_metrics(cls, doc, spec)
     _check_default_engine(cls, doc, spec)
-    name = doc.text("name", "")
-    doc.text("description", "")
-    metric = doc.choice("metric", metrics, metrics[0])
-    max_moves = doc.integer("max_moves", None, low=0, high=MAX_CAP)
-    expect = doc.mapping("expect", {})
+    common = doc.common(metrics, EXPECT_FACTS + tuple(f"optimal_{m}" for m in metrics))
+    name, metric, max_moves, expect = common.name, common.metric, common.max_moves, common.expect
     data = {k: v for k, v in doc.data.items() if k != "puzzle"}
     try:
         inner, how = _construct(cls, data, doc)

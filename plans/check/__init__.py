@@ -16,7 +16,8 @@ from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
 from puzzleplan.plans.core.words import clip, count
 
-__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan"]
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan",
+           "states_by_move_names"]
 
 @dataclass(frozen=True)
 class CheckReport:
@@ -110,9 +111,13 @@ def _tokens_by_legal_names(model: Any, text: str) -> list[str]:
     return tokens
 
 
-def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
-    """Fallback replay through the model's own successors (for user-defined families)."""
+def states_by_move_names(model: Any, tokens: Sequence[str]) -> list[Any]:
+    """The states a plan passes through, replayed by the model's own successors and matched by
+    move name (IllegalMove naming the first move that is no legal move, or an ambiguous one).
+    What `check` falls back on for a family without an independent checker, and what `solve
+    --show` draws from."""
     state = model.initial()
+    states = [state]
     for i, token in enumerate(tokens, 1):
         matches = [child for action, child in model.successors(state) if model.plan_moves([action]) == [token]]
         if not matches:
@@ -120,4 +125,10 @@ def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> t
         if len(matches) > 1:
             raise IllegalMove(i, token, "ambiguous: several legal moves have this name")
         state = matches[0]
-    return model.is_goal(state), len(tokens)
+        states.append(state)
+    return states
+
+
+def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
+    """Fallback replay through the model's own successors (for user-defined families)."""
+    return model.is_goal(states_by_move_names(model, tokens)[-1]), len(tokens)

@@ -15,18 +15,12 @@ def print_json(payload: Any) -> None:
 
 
 def states_along(model: Any, moves: Sequence[str]) -> list[Any]:
-    """Replay moves through the model to show boards (display only; checking is done apart)."""
-    if hasattr(model, "states_along"):  # families whose actions are not single moves (Sokoban pushes)
+    """The boards of a checked plan, for --show (a family whose actions are not single moves,
+    such as Sokoban's pushes, replays them itself)."""
+    if hasattr(model, "states_along"):
         return model.states_along(moves)
-    state = model.initial()
-    states = [state]
-    for move in moves:
-        for action, child in model.successors(state):
-            if model.plan_moves([action]) == [move]:
-                state = child
-                break
-        states.append(state)
-    return states
+    from puzzleplan.plans.check import states_by_move_names
+    return states_by_move_names(model, moves)
 
 
 def print_result(model: Any, result: Result, show: bool) -> None:
