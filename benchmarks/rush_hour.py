@@ -70,9 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--also", action="append", default=[], metavar="COMMAND",
                     help="another whole command to time the same way, e.g. 'java -cp /tmp/javarh RushHour'")
     args = ap.parse_args(argv)
-    registered = "plan" in engines.ENGINES
-    if not registered:   # until the registry lists it: in process only, the CLI cannot see it
-        engines.ENGINES["plan"] = ("puzzleplan.models.rush_hour.planning:run", "Bird's planning search")
 
     print(f"seed 000's board ({BOARD.relative_to(ROOT)}), {platform.python_implementation()} "
           f"{platform.python_version()}, {platform.machine()}, best of {args.repeat}")
@@ -95,17 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"whole process ({' '.join(Path(c).name for c in command())} ..., cwd = repository root), "
           f"best and median of {args.repeat}")
     board = str(BOARD.relative_to(ROOT))
-    runs = [["solve", board], ["solve", board, "--metric", "slide"], ["explore", board]]
-    if registered:
-        runs += [["solve", board, "--engine", "plan"], ["solve", board, "--engine", "plan", "--metric", "slide"]]
+    runs = [["solve", board], ["solve", board, "--metric", "slide"], ["explore", board],
+            ["solve", board, "--engine", "plan"], ["solve", board, "--engine", "plan", "--metric", "slide"]]
     for run in runs:
         code, best, median = whole_process(command() + run, args.repeat)
         print(f"  puzzleplan {' '.join(run):62}  exit {code}  {best:.3f} s  (median {median:.3f})")
     for other in args.also:   # e.g. the seed's Java program, built by hand outside the repository
         code, best, median = whole_process(shlex.split(other), args.repeat)
         print(f"  {other:73}  exit {code}  {best:.3f} s  (median {median:.3f})")
-    if not registered:
-        print("  (puzzleplan solve --engine plan: not in the engine registry yet, skipped)")
     return 0
 
 

@@ -159,7 +159,10 @@ def families(outside: bool = True) -> dict[str, Family]:
     out = dict(builtin_families())
     for name in (_entry_points() if outside else ()):
         if name not in out:
-            found = _entry_point_family(name)
+            try:
+                found = _entry_point_family(name)
+            except ModelError:  # a broken outside package must not break the others; `family(name)` says why
+                continue
             if found is not None:
                 out[found.name] = found
     out.update(_registered)

@@ -67,5 +67,7 @@ def capabilities(desc: Family, metric: str, model: Any | None = None) -> Capabil
 
 
 def matrix() -> list[Capabilities]:
-    """Every family with a descriptor, every metric it declares."""
-    return [capabilities(desc, metric) for desc in families().values() for metric in desc.metrics]
+    """Every family with a descriptor and a sample puzzle, every metric it declares (a family
+    without a sample has nothing to compute its capabilities on and is left out)."""
+    return [capabilities(desc, metric) for desc in families().values() if desc.sample is not None
+            for metric in desc.metrics]

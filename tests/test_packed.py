@@ -1,6 +1,6 @@
 """The array-based breadth-first search over packed states (plans/search/layered.py).
 
-Its move generators (models/rush_hour_packed.py, models/tiles_packed.py) restate the move rule
+Its move generators (models/rush_hour/packed.py, models/tiles/packed.py) restate the move rule
 for arrays, so they are checked against the models' own `successors` on random states, and the
 packed sweeps against the per-state sweeps on every catalogue example that has a packed space.
 """

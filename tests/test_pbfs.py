@@ -1,4 +1,4 @@
-"""Parallel BFS (plans/search/pbfs.py) against the serial explorer and bfs; all optimal plans."""
+"""Parallel BFS (plans/parallel/pbfs.py) against the serial explorer and bfs; all optimal plans."""
 from __future__ import annotations
 
 import multiprocessing as mp
@@ -19,7 +19,6 @@ from puzzleplan.models.tiles.model import TilesPuzzle
 from puzzleplan.plans.all_optimal import all_optimal_plans
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.core.context import SearchContext
-from puzzleplan.plans.core.engines import ENGINES
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.parallel import pbfs
 from puzzleplan.plans.parallel.pbfs import WorkerGroup, explore_parallel, stable_hash
@@ -76,10 +75,9 @@ def groups():
 
 
 @pytest.fixture
-def pbfs_engine(monkeypatch):
-    """Registers the engine for solve() when the registry does not have it yet."""
-    if "pbfs" not in ENGINES:
-        monkeypatch.setitem(ENGINES, "pbfs", ("puzzleplan.plans.parallel.pbfs:run", "parallel breadth-first search"))
+def pbfs_engine():
+    """pbfs is a registered engine (plans/core/engines.py); kept as the tests' explicit dependency."""
+    return "pbfs"
 
 
 def _user(path: Path):

@@ -19,14 +19,6 @@ RUSH_HOUR = sorted((ROOT / "examples" / "rush-hour").glob("*.yaml"))
 METRICS = ("step", "slide")
 
 
-@pytest.fixture(autouse=True)
-def plan_engine(monkeypatch):
-    """Register the engine for these tests unless the registry already has it."""
-    if "plan" not in engines.ENGINES:
-        monkeypatch.setitem(engines.ENGINES, "plan",
-                            ("puzzleplan.models.rush_hour.planning:run", "Bird's planning search (Rush Hour)"))
-
-
 def _checked(model, result) -> None:
     report = check_plan(model, list(result.plan.moves))
     assert report.valid, report.error

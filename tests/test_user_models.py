@@ -39,19 +39,6 @@ def _from_text(tmp_path: Path, text: str, name: str = "p.yaml") -> UserModel:
     return _model(path)
 
 
-def _wired() -> bool:
-    """True once puzzleplan.models.load dispatches `python:` specs to python_model."""
-    try:
-        return isinstance(load(HANOI_YAML), UserModel)
-    except ModelError:
-        return False
-
-
-needs_wiring = pytest.mark.skipif(
-    not _wired(), reason="puzzleplan.models.load does not accept python: specs yet "
-                         "(python_model.user_model_from_document is not hooked into models/__init__.py)")
-
-
 # -- loading ----------------------------------------------------------------------------------------
 def test_hanoi_by_path_spec() -> None:
     model = _model(HANOI_YAML)
@@ -97,8 +84,7 @@ def test_entry_point(tmp_path: Path, monkeypatch) -> None:
     result = solve(model, "astar")
     assert result.status is Status.OPTIMAL and result.plan.length == 7
     assert check_plan(model, list(result.plan.moves)).valid
-    if _wired():
-        assert load(tmp_path / "p.yaml").family == "towers"
+    assert load(tmp_path / "p.yaml").family == "towers"
 
 
 def test_plain_constructor_and_modelbase_subclass() -> None:
@@ -294,7 +280,6 @@ def test_unknown_entry_point_name() -> None:
 
 
 # -- through the command line (after the loader is hooked in) -----------------------------------------
-@needs_wiring
 @pytest.mark.parametrize("name", list(BAD_SPECS))
 @pytest.mark.parametrize("command", ["solve", "explore"])
 def test_cli_bad_spec_exit_2(capsys, tmp_path: Path, name: str, command: str) -> None:
@@ -309,7 +294,6 @@ def test_cli_bad_spec_exit_2(capsys, tmp_path: Path, name: str, command: str) ->
         assert fragment in lines[0], (fragment, lines[0])
 
 
-@needs_wiring
 def test_cli_unknown_family_still_lists_builtins(capsys, tmp_path: Path) -> None:
     path = tmp_path / "chess.yaml"
     path.write_text("puzzle: chess\n")
@@ -317,7 +301,6 @@ def test_cli_unknown_family_still_lists_builtins(capsys, tmp_path: Path) -> None
     assert code == 2 and "unknown puzzle 'chess'" in err and "tiles" in err
 
 
-@needs_wiring
 def test_cli_solve_explore_check_hanoi(capsys) -> None:
     code, out, _ = run_cli(capsys, "solve", HANOI_YAML)
     assert code == 0 and "15 moves" in out and "proved optimal" in out

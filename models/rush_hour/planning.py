@@ -233,6 +233,9 @@ def _merge(actions: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+ABOUT = "Bird's planning search (Rush Hour): follows plans that free the primary's path; fast, not optimal"
+
+
 def run(model: "RushHour", request: Request, ctx: SearchContext) -> Result:
     """Bird's planning search, generalised; a plan, not a shortest one."""
     if getattr(model, "family", None) != "rush-hour":

@@ -252,7 +252,7 @@ def databases_for(model: Any, partition: Sequence[Sequence[str]] | None = None, 
     partition: face names per pattern (None: the automatic split sized by `budget` seconds).
     memory_limit_mb: refuse (ValueError naming the size, before allocating) tables whose build
     needs more (None: `default_memory_limit_mb()`). time_limit: seconds after which a build
-    stops with LimitReached (plans.context); `progress` may raise to stop it as well.
+    stops with LimitReached (plans/core/context); `progress` may raise to stop it as well.
     """
     geometry = Geometry(model.rows, model.cols, model.goal)
     if not usable(geometry):

@@ -174,9 +174,9 @@ def _check_default_engine(cls: type, doc: Document, spec: str) -> None:
     if "default_engine" not in dir(cls):
         return
     engine = getattr(cls, "default_engine")
-    try:
-        from puzzleplan.plans.core.engines import ENGINES
-        names: tuple[str, ...] = tuple(ENGINES)
+    try:  # the generic engines: engines of one family (Rush Hour's `plan`) cannot run a user's class
+        from puzzleplan.plans.core.engines import GENERIC
+        names: tuple[str, ...] = tuple(GENERIC)
     except ImportError:  # pragma: no cover - models used without the engines
         names = ("bfs", "astar", "idastar", "dfs", "greedy", "pbfs")
     if not isinstance(engine, str) or engine not in names:

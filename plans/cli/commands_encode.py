@@ -121,15 +121,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_declared(model: Any, kind: str, out: Any) -> int:
-    """pddl: domain.pddl and problem.pddl in the directory `out` (the family's declared writer)."""
-    if kind != "pddl":
-        raise InputError(f"--to: no writer for {kind!r} here")
-    from puzzleplan.encoders.pddl import pddl_for
-    domain, problem = pddl_for(model)
+    """A family's declared exporter of `kind` writes into the directory `out`: a (domain, problem)
+    pair as domain.pddl and problem.pddl, or a mapping of file names to texts."""
+    from puzzleplan.encoders.pddl import exporter_supports
+    from puzzleplan.models.family import part
+    reason = exporter_supports(model, kind)
+    if reason is not None:
+        raise InputError(f"--to: {reason}")
+    written = part(model, "exports", kind)(model)
+    files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
     out.mkdir(parents=True, exist_ok=True)
-    write_atomically(str(out / "domain.pddl"), domain)
-    write_atomically(str(out / "problem.pddl"), problem)
-    print(f"wrote {out / 'domain.pddl'} and {out / 'problem.pddl'}")
+    for name, text in files.items():
+        write_atomically(str(out / name), text)
+    print("wrote " + " and ".join(str(out / name) for name in files))
     return EXIT_OK
 
 

@@ -204,7 +204,8 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p = sub.add_parser("export", help="write the instance at a horizon for outside solvers and planners")
     _puzzle(p)
     p.add_argument("--horizon", type=whole(0, MAX_CAP), required=True, metavar="T")
-    p.add_argument("--to", required=True, choices=exports)
+    p.add_argument("--to", required=True, metavar="FORMAT",
+                   help=f"{', '.join(exports)}, or another export the family declares")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="dimacs: the CNF file (plus OUT.map.json); cpsat: the proto (.pb binary, else text); "
                         "pddl: a directory for domain.pddl and problem.pddl")

@@ -81,6 +81,8 @@ def about(name: str) -> str:
     if found.about:
         return found.about
     module = resolve(found.run.partition(":")[0])
+    if isinstance(getattr(module, "ABOUT", None), str):
+        return module.ABOUT
     first = (module.__doc__ or "").strip().splitlines()
     return first[0] if first else ""
 
