@@ -123,3 +123,26 @@ def test_explore_check_and_matrix(new_family, capsys) -> None:
     assert code == 1
     row = capabilities(family("slide-1d"), "step")
     assert row.checker == "model" and "bfs" in row.engines and row.encodings == ()
+
+
+def test_a_broken_outside_package_breaks_nothing_else(tmp_path, monkeypatch, capsys) -> None:
+    info = tmp_path / "broken-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[puzzleplan.models]\nbroken = no_such_module:FAMILY\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for command in (["engines"], ["families"], ["encodings"]):
+        code, _, err = run_cli(capsys, *command)
+        assert code == 0, (command, err)
+    code, _, err = run_cli(capsys, "solve", tmp_path / "x.yaml", "--engine", "nosuch")
+    assert code == 2 and "Traceback" not in err
+
+
+def test_a_family_without_sample_is_left_out_of_the_matrix(capsys) -> None:
+    from puzzleplan.models.family import Family
+    register(Family(name="nosample", model="slide1d.model:Line"))
+    try:
+        code, rows = run_json(capsys, "families")
+        assert code == 0 and "nosample" not in {r["family"] for r in rows}
+    finally:
+        unregister("nosample")
