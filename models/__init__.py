@@ -30,7 +30,8 @@ def from_document(doc: Document) -> Model:
     puzzle = doc.get("puzzle")
     known = family(puzzle) if isinstance(puzzle, str) else None
     if known is None and isinstance(puzzle, str):
-        from puzzleplan.models.user.model import is_user_puzzle, user_model_from_document
+        from puzzleplan.models.user.model import user_model_from_document
+        from puzzleplan.models.user.spec import is_user_puzzle
         if is_user_puzzle(puzzle):
             base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else None
             return _sealed(user_model_from_document(doc, base))

@@ -32,11 +32,6 @@ def default_engine(model: Model, request: Request) -> str:
     return getattr(model, "default_engine", "bfs")
 
 
-def engine_names() -> list[str]:
-    """Every engine name solve() accepts (the generic engines, then the families' own)."""
-    return engines.names()
-
-
 def check_engine_name(name: str) -> str:
     """`name` when it names an engine, else ValueError naming the choices (built-in engines are
     found without reading other packages' entry points)."""
@@ -92,4 +87,4 @@ def _gave_up(name: str, ctx: SearchContext, why: str) -> Result:
     return Result(Status.LIMIT_REACHED, name, None, ctx.lower_bound, stats, why)
 
 
-__all__ = ["EngineBug", "check_engine_name", "default_engine", "engine_names", "solve", "verify_plan"]
+__all__ = ["EngineBug", "check_engine_name", "default_engine", "solve", "verify_plan"]

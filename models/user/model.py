@@ -71,11 +71,10 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from puzzleplan.models.base import MAX_CAP, ModelBase, ModelError, quote, shorten
+from puzzleplan.models.base import ModelBase, ModelError, quote, shorten
 from puzzleplan.models.document import Document
-from puzzleplan.models.user.spec import (ENTRY_POINT_GROUP, PREFIX, REQUIRED, _class_of, _describe_exc,
-                                         _entry_points, _import_file, _import_module, _resolve, _SpecError,
-                                         is_user_puzzle)
+from puzzleplan.models.user.spec import (REQUIRED, _class_of, _describe_exc, _entry_points, _import_file,
+                                         _import_module, _resolve, _SpecError)
 
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
 EXPECT_FACTS = ("optimal", "solvable", "reachable", "max_depth", "valid_plans")  # what tests may check
@@ -442,5 +441,5 @@ def iter_user_families() -> Iterator[tuple[str, str]]:
         yield ep.name, ep.value
 
 
-__all__ = ["PREFIX", "ENTRY_POINT_GROUP", "STANDARD_KEYS", "UserHookError", "UserModel", "entry_point_names", "is_user_puzzle",
-           "iter_user_families", "resolve_family", "user_model_from_document", "wrapper_class"]
+__all__ = ["STANDARD_KEYS", "UserHookError", "UserModel", "iter_user_families", "user_model_from_document",
+           "wrapper_class"]  # naming and importing the class: puzzleplan.models.user.spec

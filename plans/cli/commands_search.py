@@ -7,7 +7,7 @@ from typing import Any
 
 from puzzleplan.plans.check import check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, partition_groups, pattern_databases, quiet, with_cap,
+                                         load_model, partition_groups, pattern_databases, quiet,
                                          write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
@@ -19,7 +19,7 @@ from puzzleplan.plans.solve import EngineBug, default_engine, solve
 def cmd_solve(args: argparse.Namespace) -> int:
     model = load_model(args)
     if args.max_moves is not None:
-        model = with_cap(model, args.max_moves)
+        model = model.with_changes(max_moves=args.max_moves)  # models are immutable: a new one
     if args.all_optimal or args.count_only or args.limit:
         return _all_optimal(args, model)
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),

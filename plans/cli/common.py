@@ -34,19 +34,6 @@ def load_model(args: argparse.Namespace) -> Any:
     return model
 
 
-def with_cap(model: Any, max_moves: int | None) -> Any:
-    """The model with another move cap: a new model (models are immutable)."""
-    if getattr(model, "max_moves", None) == max_moves:
-        return model
-    change = getattr(model, "with_changes", None)
-    if callable(change):
-        return change(max_moves=max_moves)
-    import copy   # a model class of its own that is not a ModelBase: a shallow copy, changed
-    twin = copy.copy(model)
-    twin.max_moves = max_moves
-    return twin
-
-
 def limits_of(args: argparse.Namespace) -> Limits:
     """The limits the command line asked for; the memory limit is on unless `--memory-limit none`."""
     memory = getattr(args, "memory_limit", DEFAULT)
