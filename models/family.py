@@ -66,6 +66,8 @@ class Family:
     warm_up:     a puzzle file's text whose IDA* solve (once per heuristic) compiles the kernels
     pattern_databases: a module with `databases_for`, `check_partition`, `cache_info`,
                  `cache_dir`, `clear_cache`, `DEFAULT_BUDGET_SECONDS` (the `pdb` command)
+    task:        `compile(model) -> Compiled`: the puzzle as a planning task (models/task/ir.py),
+                 from which the generic engines, encodings, PDDL export and checker work
     """
 
     name: str
@@ -84,6 +86,7 @@ class Family:
     kernels: tuple[str, ...] = ()
     warm_up: str | None = None
     pattern_databases: str | None = None
+    task: str | None = None
 
     def model_class(self) -> Any:
         return resolve(self.model)

@@ -36,4 +36,5 @@ FAMILY = Family(
     exports={"pddl": "puzzleplan.encoders.pddl:RUSH_HOUR"},
     engines={"plan": "puzzleplan.models.rush_hour.planning"},
     sample="puzzleplan.models.rush_hour:SAMPLE",
+    task="puzzleplan.models.rush_hour.task:compile_task",
 )

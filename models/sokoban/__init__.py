@@ -32,4 +32,5 @@ FAMILY = Family(
     collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
                  ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",
+    task="puzzleplan.models.sokoban.task:compile_task",
 )

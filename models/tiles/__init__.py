@@ -55,4 +55,5 @@ FAMILY = Family(
              "puzzleplan.models.tiles.pdb_rank", "puzzleplan.models.tiles.pdb_build"),
     warm_up="puzzleplan.models.tiles:WARM_UP",
     pattern_databases="puzzleplan.models.tiles.pdb",
+    task="puzzleplan.models.tiles.task:compile_task",
 )

@@ -1,0 +1,67 @@
+"""Compile any model to the planning-task IR, through its family's descriptor.
+
+`compiled(model)` returns a `Compiled` (task + state maps) or raises `NotCompilable` naming why.
+A family names its compiler as `Family.task` ("module:function", `function(model) -> Compiled`);
+a model that already is a task (`TaskModel`: rules and PDDL files) is its own compilation; a
+user family's Python class is compiled by enumerating its reachable states (models/user/task.py),
+which works for small state spaces only and says so otherwise.
+
+Compilations are remembered per model object (models are immutable), so `verify` and `compare`
+compile once for all their generic methods.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from puzzleplan.models.task.ir import Compiled, Task
+
+_memo: "weakref.WeakKeyDictionary[Any, Compiled]" = weakref.WeakKeyDictionary()
+
+
+class NotCompilable(ValueError):
+    """The model has no planning-task form (the message says why)."""
+
+
+def _compiler(model: Any) -> Any:
+    from puzzleplan.models.family import family_of, resolve
+    own = getattr(model, "compiled_task", None)
+    if callable(own):
+        return own
+    desc = family_of(model)
+    if desc is not None and getattr(desc, "task", None):
+        return resolve(desc.task)
+    if getattr(model, "user_class", None) is not None or type(model).__name__ == "UserModel":
+        from puzzleplan.models.user.task import enumerate_task
+        return enumerate_task
+    return None
+
+
+def compiled(model: Any) -> Compiled:
+    """The model's task and state maps (NotCompilable when its family has no task form)."""
+    try:
+        return _memo[model]
+    except (KeyError, TypeError):
+        pass
+    compiler = _compiler(model)
+    if compiler is None:
+        raise NotCompilable(f"the {getattr(model, 'family', '?')} family has no planning-task form")
+    result = compiler(model)
+    try:
+        _memo[model] = result
+    except TypeError:
+        pass
+    return result
+
+
+def task_of(model: Any) -> Task:
+    return compiled(model).task
+
+
+def supports(model: Any) -> str | None:
+    """None when `model` compiles to a task, else the reason it does not."""
+    try:
+        compiled(model)
+    except NotCompilable as exc:
+        return str(exc)
+    return None
