@@ -31,7 +31,8 @@ def _compiler(model: Any) -> Any:
     desc = family_of(model)
     if desc is not None and getattr(desc, "task", None):
         return resolve(desc.task)
-    if getattr(model, "user_class", None) is not None or type(model).__name__ == "UserModel":
+    from puzzleplan.models.user.model import UserModel
+    if isinstance(model, UserModel):
         from puzzleplan.models.user.task import enumerate_task
         return enumerate_task
     return None

@@ -3,8 +3,11 @@
 Each family has its own deliberately simple replay in `plans/check/` (named by the family's
 descriptor, `Family.checker`) that works on the
 instance's plain description (grids, vehicle lists), never on the model's move generator, so an
-engine bug cannot vouch for itself. A family without one (user-defined puzzles) is replayed
-through its own successors, matched by move name.
+engine bug cannot vouch for itself. Families that are planning tasks (rules, PDDL) name the
+generic task checker (`plans/check/task.py`, a plain replay over the task's variables and
+actions). A family without a checker (a user's Python class) is replayed by that task checker
+over the class's enumerated task (models/user/task.py), or, where the class reaches too many
+states to enumerate, through its own successors matched by move name.
 """
 from __future__ import annotations
 
@@ -130,5 +133,12 @@ def states_by_move_names(model: Any, tokens: Sequence[str]) -> list[Any]:
 
 
 def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
-    """Fallback replay through the model's own successors (for user-defined families)."""
-    return model.is_goal(states_by_move_names(model, tokens)[-1]), len(tokens)
+    """The replay of a family without a checker: the task checker on its compiled task, else
+    (too large to compile) the model's own successors, matched by move name."""
+    from puzzleplan.models.task.compile import NotCompilable, compiled
+    from puzzleplan.plans.check import task as task_checker
+    try:
+        compiled(model)
+    except NotCompilable:
+        return model.is_goal(states_by_move_names(model, tokens)[-1]), len(tokens)
+    return task_checker.replay(model, tokens, notation)

@@ -32,7 +32,7 @@ COMMANDS: dict[str, str] = {
     "export": "commands_encode:cmd_export", "decode": "commands_encode:cmd_decode",
     "encodings": "commands_encode:cmd_encodings",
     "pdb": "commands_tools:cmd_pdb", "engines": "commands_tools:cmd_engines",
-    "families": "commands_tools:cmd_families", "warm-up": "commands_tools:cmd_warm_up",
+    "families": "commands_tools:cmd_families", "compile": "commands_tools:cmd_compile", "warm-up": "commands_tools:cmd_warm_up",
 }
 
 

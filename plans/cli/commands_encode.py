@@ -99,6 +99,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.to not in ("dimacs", "cpsat"):   # a family's own exporter (e.g. pddl)
             return _export_declared(model, args.to, out)
         from puzzleplan.encoders.export import export_cpsat, export_dimacs
+        if args.horizon is None:
+            raise InputError(f"--horizon: a {args.to} export encodes one horizon; give --horizon T")
         backend = "sat" if args.to == "dimacs" else "cpsat"
         encoding = args.encoding or next(iter(_backend_encodings(model, backend)), None)
         if encoding not in _backend_encodings(model, backend):

@@ -1,4 +1,4 @@
-"""The tool commands: pattern databases (pdb), engines, families, warm-up."""
+"""The tool commands: pattern databases (pdb), engines, families, warm-up, compile."""
 from __future__ import annotations
 
 import argparse
@@ -116,4 +116,20 @@ def cmd_warm_up(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         print(f"compiled kernels ready in {report['seconds']:.1f} s ({report['cache']})")
+    return EXIT_OK
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    """The puzzle as a planning task: its size, or with --dump the task itself (text or JSON)."""
+    from puzzleplan.models.task import text
+    from puzzleplan.models.task.compile import NotCompilable, compiled
+    model = load_model(args)
+    try:
+        task = compiled(model).task
+    except NotCompilable as exc:
+        raise InputError(f"{args.file}: {exc}") from None
+    if args.json:
+        print_json(text.dump_data(task) if args.dump else text.summary(task))
+    else:
+        print(text.dump_text(task) if args.dump else text.summary_text(task))
     return EXIT_OK

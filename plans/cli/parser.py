@@ -203,7 +203,8 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
 
     p = sub.add_parser("export", help="write the instance at a horizon for outside solvers and planners")
     _puzzle(p)
-    p.add_argument("--horizon", type=whole(0, MAX_CAP), required=True, metavar="T")
+    p.add_argument("--horizon", type=whole(0, MAX_CAP), metavar="T",
+                   help="the horizon of a dimacs or cpsat export (pddl needs none)")
     p.add_argument("--to", required=True, metavar="FORMAT",
                    help=f"{', '.join(exports)}, or another export the family declares")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
@@ -240,6 +241,12 @@ def _tool_commands(sub: Any) -> None:
     p.add_argument("file", nargs="?", help="a puzzle file: only the encodings that apply to it")
     _level(p)
     p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("compile", help="the puzzle as a planning task (SAS+): its size, or the task itself")
+    _puzzle(p)
+    p.add_argument("--metric")
+    p.add_argument("--dump", action="store_true", help="print the variables, initial state, goal and every action")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("families", help="what runs on each family and metric: engines, encodings, exports, checker")

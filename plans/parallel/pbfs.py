@@ -39,7 +39,7 @@ from puzzleplan.plans.parallel.group import (WAIT_SECONDS, WorkerDied, WorkerErr
                                              start_method)
 from puzzleplan.plans.parallel.partition import owner_function, stable_hash
 from puzzleplan.plans.parallel.worker import LayerReport
-from puzzleplan.plans.search.common import finish
+from puzzleplan.plans.search.common import finish, unit_cost_reason
 
 ENGINE = "pbfs"
 
@@ -48,9 +48,9 @@ __all__ = ["ENGINE", "LayerReport", "WAIT_SECONDS", "WorkerDied", "WorkerError",
 
 
 def supports(model: Model) -> str | None:
-    """Every model: its states travel to the workers pickled (the built-in families' and user
+    """Every unit-cost model: its states travel to the workers pickled (the built-in families' and user
     families' do), and packed states take the threaded array search instead."""
-    return None
+    return unit_cost_reason(model)
 
 
 @dataclass

@@ -5,6 +5,7 @@ shallower after its expansion is reopened (optimal even when h is not consistent
 """
 from __future__ import annotations
 
+from puzzleplan.plans.search.common import unit_cost_reason
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result
@@ -12,8 +13,8 @@ from puzzleplan.plans.search.best_first import ASTAR, best_first
 
 
 def supports(model: Model) -> str | None:
-    """A* runs on every model (a family without a heuristic gets h = 0: uniform-cost search)."""
-    return None
+    """A* runs on every model whose moves cost 1 (without a heuristic, h = 0: breadth-first order)."""
+    return unit_cost_reason(model)
 
 
 def run(model: Model, request: Request, ctx: SearchContext) -> Result:

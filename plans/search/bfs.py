@@ -14,13 +14,13 @@ from puzzleplan.plans.core.contracts import Action, Model, PackedSpace, State
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
 from puzzleplan.plans.search.breadth_first import CAPPED, STOPPED, Stop, sweep
-from puzzleplan.plans.search.common import finish, trace_back
+from puzzleplan.plans.search.common import finish, trace_back, unit_cost_reason
 from puzzleplan.plans.search.layered import Layer, next_layer, packed_space, trace, worker_pool
 
 
 def supports(model: Model) -> str | None:
-    """Breadth-first search runs on every model (packed states take the array path)."""
-    return None
+    """Breadth-first search runs on every unit-cost model (packed states take the array path)."""
+    return unit_cost_reason(model)
 
 
 def run(model: Model, request: Request, ctx: SearchContext) -> Result:

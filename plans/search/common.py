@@ -33,3 +33,13 @@ def trace_back(parents: dict[Any, Any], state: Any) -> list[Any]:
         link = parents[state]
     actions.reverse()
     return actions
+
+
+def unit_cost_reason(model: Any) -> str | None:
+    """None when every move costs 1 (what the move-counting engines assume), else why not.
+
+    A model says otherwise with `unit_cost = False` (a task with action costs: rules files with
+    costs, PDDL with action costs); the task engines search by cost instead."""
+    if getattr(model, "unit_cost", True) is False:
+        return "its actions have costs other than 1, and this engine counts moves (use task-astar, task-bfs or task-idastar)"
+    return None

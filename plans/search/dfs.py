@@ -34,13 +34,13 @@ from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Action, Model
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
-from puzzleplan.plans.search.common import POLL_EVERY, finish
+from puzzleplan.plans.search.common import POLL_EVERY, finish, unit_cost_reason
 from puzzleplan.plans.search.depth_first import GenericDepthFirst, searcher_for
 
 
 def supports(model: Model) -> str | None:
-    """DFS runs on every model (complete under a cap; a graph search with a visited set without)."""
-    return None
+    """DFS runs on every unit-cost model (complete under a cap; a graph search with a visited set without)."""
+    return unit_cost_reason(model)
 
 
 def run(model: Model, request: Request, ctx: SearchContext) -> Result:

@@ -5,14 +5,14 @@ from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import count
-from puzzleplan.plans.search.common import finish
+from puzzleplan.plans.search.common import finish, unit_cost_reason
 from puzzleplan.plans.search.depth_first import searcher_for
 
 
 def supports(model: Model) -> str | None:
-    """IDA* runs on every model: the family's compiled searcher where it has one, else the
+    """IDA* runs on every unit-cost model: the family's compiled searcher where it has one, else the
     generic one (without a heuristic it is iterative deepening)."""
-    return None
+    return unit_cost_reason(model)
 
 
 def run(model: Model, request: Request, ctx: SearchContext) -> Result:
