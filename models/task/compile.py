@@ -14,13 +14,11 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from puzzleplan.models.task.ir import Compiled, Task
+from puzzleplan.models.task.ir import Compiled, NotCompilable, Task
+
+__all__ = ["NotCompilable", "compiled", "supports", "task_of"]
 
 _memo: "weakref.WeakKeyDictionary[Any, Compiled]" = weakref.WeakKeyDictionary()
-
-
-class NotCompilable(ValueError):
-    """The model has no planning-task form (the message says why)."""
 
 
 def _compiler(model: Any) -> Any:

@@ -58,6 +58,10 @@ class TaskError(ValueError):
     """A malformed task: the message says which part and what was expected."""
 
 
+class NotCompilable(ValueError):
+    """A model has no planning-task form (the message says why)."""
+
+
 @dataclass(frozen=True)
 class Variable:
     """A state variable with a finite domain; `values` names each value 0..n-1."""

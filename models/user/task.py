@@ -15,14 +15,13 @@ from collections import deque
 from typing import Any
 
 from puzzleplan.models.base import shorten
-from puzzleplan.models.task.ir import Compiled, Task, Variable, action
+from puzzleplan.models.task.ir import Compiled, NotCompilable, Task, Variable, action
 
 MAX_STATES = 100_000
 MAX_TRANSITIONS = 500_000
 
 
 def enumerate_task(model: Any) -> Compiled:
-    from puzzleplan.models.task.compile import NotCompilable
     start = model.initial()
     index: dict[Any, int] = {start: 0}
     states = [start]
