@@ -45,6 +45,7 @@ class CheckReport:
         return f"invalid: {self.error}"
 
 
+TASK_CHECKER = "puzzleplan.plans.check.task:replay"   # the generic one (rules, PDDL)
 MAX_PLAN_BYTES = 16_000_000  # far beyond any plan within the largest cap
 
 
@@ -73,7 +74,7 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
         tokens = list(plan)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
-    elif not own and not has_separators(plan) and plan.strip():
+    elif (not own or desc.checker == TASK_CHECKER) and not has_separators(plan) and plan.strip():
         tokens = _tokens_by_legal_names(model, plan.strip())
     else:
         tokens = split_plan(plan)
