@@ -87,12 +87,53 @@ def test_entry_point(tmp_path: Path, monkeypatch) -> None:
     assert load(tmp_path / "p.yaml").family == "towers"
 
 
-def test_plain_constructor_and_modelbase_subclass() -> None:
-    model = _model(JUGS_YAML)
-    assert model.family == "water-jugs" and model.name == "Die Hard jugs"
+JUGS_PY = textwrap.dedent('''
+    """Two jugs and a tap, written against puzzleplan's ModelBase with a plain constructor."""
+    from math import gcd
+    from puzzleplan.models import ModelBase
+
+    class Jugs(ModelBase):
+        family = "jugs"
+
+        def __init__(self, capacities, target):
+            self.capacities = tuple(capacities)
+            self.target = target
+
+        def initial(self):
+            return (0,) * len(self.capacities)
+
+        def is_goal(self, state):
+            return self.target in state
+
+        def successors(self, state):
+            caps = self.capacities
+            for i, (amount, cap) in enumerate(zip(state, caps)):
+                if amount < cap:
+                    yield f"F{i + 1}", state[:i] + (cap,) + state[i + 1:]
+                if amount > 0:
+                    yield f"E{i + 1}", state[:i] + (0,) + state[i + 1:]
+                for j, other in enumerate(state):
+                    if i != j and amount > 0 and other < caps[j]:
+                        poured = min(amount, caps[j] - other)
+                        nxt = list(state)
+                        nxt[i] -= poured
+                        nxt[j] += poured
+                        yield f"P{i + 1}>{j + 1}", tuple(nxt)
+
+        def unsolvable_reason(self):
+            g = 0
+            for value in self.capacities:
+                g = gcd(g, value)
+            return None if self.target % g == 0 else f"every amount reachable is a multiple of {g}"
+''')
+
+
+def test_plain_constructor_and_modelbase_subclass(tmp_path: Path) -> None:
+    (tmp_path / "jugs.py").write_text(JUGS_PY)
+    model = _from_text(tmp_path, "puzzle: python:./jugs.py:Jugs\nname: Die Hard jugs\ncapacities: [3, 5]\ntarget: 4\n")
+    assert model.family == "jugs" and model.name == "Die Hard jugs"
     out = explore(model)
-    assert out.reachable == model.expect["reachable"] and out.goal_distance == model.expect["optimal"]
-    assert out.max_depth == model.expect["max_depth"]
+    assert out.reachable == 16 and out.goal_distance == 6 and out.max_depth == 7
 
 
 def test_from_document_route(tmp_path: Path) -> None:
@@ -174,8 +215,8 @@ def test_checker_fallback_replays_through_the_class() -> None:
 
 
 def test_unsolvable_reason_of_the_class(tmp_path: Path) -> None:
-    (tmp_path / "water_jugs.py").write_text((USER / "water_jugs.py").read_text())
-    model = _from_text(tmp_path, "puzzle: python:./water_jugs.py:WaterJugs\ncapacities: [4, 6]\ntarget: 3\n")
+    (tmp_path / "jugs.py").write_text(JUGS_PY)
+    model = _from_text(tmp_path, "puzzle: python:./jugs.py:Jugs\ncapacities: [4, 6]\ntarget: 3\n")
     result = solve(model, "bfs")
     assert result.status is Status.UNSOLVABLE and "multiple of 2" in result.message
 

@@ -33,7 +33,6 @@ FAMILY = Family(
         "cp-rh-int": "puzzleplan.encoders.cpsat.rush_hour:RushHourInt",
         "cp-rh-bool": "puzzleplan.encoders.cpsat.rush_hour:RushHourBool",
     },
-    exports={"pddl": "puzzleplan.encoders.pddl:RUSH_HOUR"},
     engines={"plan": "puzzleplan.models.rush_hour.planning"},
     sample="puzzleplan.models.rush_hour:SAMPLE",
     task="puzzleplan.models.rush_hour.task:compile_task",

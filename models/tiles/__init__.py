@@ -48,7 +48,6 @@ FAMILY = Family(
         "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
         "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
     },
-    exports={"pddl": "puzzleplan.encoders.pddl:TILES"},
     sample="puzzleplan.models.tiles:SAMPLE",
     heuristics=("manhattan", "pdb"),
     kernels=("puzzleplan.models.tiles.ida_kernel", "puzzleplan.models.tiles.heuristic_kernels",

@@ -1,0 +1,12 @@
+; Three ports on a line, the direct route from west to east costing more than the two legs.
+(define (problem ferry-3)
+  (:domain ferry)
+  (:objects car1 car2 - car west middle east - port)
+  (:init (at-ferry west) (at car1 west) (at car2 middle)
+         (route west middle) (route middle west) (route middle east) (route east middle)
+         (route west east) (route east west)
+         (= (length west middle) 2) (= (length middle west) 2) (= (length middle east) 2)
+         (= (length east middle) 2) (= (length west east) 5) (= (length east west) 5)
+         (= (total-cost) 0))
+  (:goal (and (at car1 east) (at car2 west)))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,44 @@
+"""A PDDL domain and problem as a puzzle: the `puzzle: pddl` family's model.
+
+The YAML wrapper names the two (inline text or files, models/pddl/source.py) with the usual
+fields (name, description, max_moves, expect); unified-planning parses them, its grounder grounds
+them, and the result is a planning task (models/pddl/ground.py) that every generic engine,
+encoding, the PDDL export and the task checker work on. Move names are Fast Downward plan lines,
+`(move a b)`, and plans in that format read back through `check`.
+"""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from puzzleplan.models.document import Document
+from puzzleplan.models.pddl.ground import ground_task
+from puzzleplan.models.pddl.source import parse, source_of
+from puzzleplan.models.task.ir import State
+from puzzleplan.models.task.model import TaskModel
+
+KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect", "domain", "problem")
+METRICS = ("cost",)   # the cost the PDDL states: total-cost under its metric, else 1 per action
+EXPECT_KEYS = ("optimal", "optimal_cost", "solvable", "reachable", "max_depth", "valid_plans")
+
+
+class PddlModel(TaskModel):
+    """A grounded PDDL problem (immutable once built)."""
+
+    family: ClassVar[str] = "pddl"
+    metrics: ClassVar[tuple[str, ...]] = METRICS
+
+    @classmethod
+    def from_document(cls, doc: Document) -> "PddlModel":
+        doc.check_keys(KEYS)
+        common = doc.common(METRICS, EXPECT_KEYS)
+        doc.text("domain"), doc.text("problem")      # both named before either file is read
+        domain, problem = source_of(doc, "domain"), source_of(doc, "problem")
+        parsed = parse(domain, problem)
+        task = ground_task(parsed, common.name or parsed.name, domain.at(None))
+        return cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,
+                   common.description)
+
+    def render(self, state: State) -> str:
+        """The atoms that hold, one a line (all others are false)."""
+        true = [v.name for v, x in zip(self.task.variables, state) if x == 1]
+        return "\n".join(true) if true else "(no atom holds)"

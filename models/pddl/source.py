@@ -1,0 +1,93 @@
+"""Reading a PDDL domain and problem with unified-planning, every failure one ModelError line.
+
+The YAML wrapper's `domain:` and `problem:` each hold PDDL text (it starts with `(` or `;`) or a
+file path relative to the YAML file. unified-planning's PDDLReader parses them (typing, negative
+preconditions, equality and action costs included); its errors carry a line and column, which
+are turned into `FILE:LINE: ...` here: the PDDL file's line, or for inline text the YAML line.
+
+Why unified-planning: pyperplan's parser refuses `:functions` (so no action costs) and negative
+preconditions; tarski parses both but its grounders need clingo or enumerate blindly; UP parses
+the full STRIPS + costs fragment, names the line of an error, reports what a problem uses
+(`Problem.kind`), and ships a grounder that folds static facts and costs (models/pddl/ground.py).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from puzzleplan.models.base import ModelError, shorten
+from puzzleplan.models.document import Document, read_text
+
+MAX_PDDL_BYTES = 4_000_000          # one domain or problem file
+_LINE = re.compile(r"line:?\s*(\d+)", re.IGNORECASE)
+_NOISE = re.compile(r"\s*\(at char \d+\),?|\s*,?\s*\(line:\s*\d+, col:\s*\d+\)|\s*(?:From|found at) line: .*$")
+_REQUIREMENTS = re.compile(r"\(\s*:requirements([^)]*)\)", re.IGNORECASE)
+SUPPORTED_REQUIREMENTS = (":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One PDDL text and where it came from, so an error can name its line."""
+
+    text: str
+    where: str                      # the file's path, or "YAML-FILE" for inline text
+    first_line: int = 1             # the line of `where` on which the text's first line stands
+    field: str = ""                 # the YAML field holding inline text
+
+    def at(self, line: int | None) -> str:
+        """`FILE:LINE:` (plus the field for inline text) of a line of the text (1-based)."""
+        where = self.where if line is None else f"{self.where}:{self.first_line + line - 1}"
+        return f"{where}: field '{self.field}':" if self.field else f"{where}:"
+
+
+def source_of(doc: Document, key: str) -> Source:
+    """The `domain` or `problem` field: inline PDDL text, or a file relative to the YAML file."""
+    value = doc.text(key)
+    stripped = value.lstrip()
+    if stripped.startswith(("(", ";")):
+        skipped = value[:len(value) - len(stripped)].count("\n")
+        return Source(value, doc.source, doc.value_line(key, skipped), key)
+    if not stripped:
+        raise doc.error(key, "expected PDDL text or the path of a PDDL file, got nothing")
+    base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else Path(".")
+    path = base / value.strip()
+    return Source(read_text(path, "a PDDL file", MAX_PDDL_BYTES), str(path))
+
+
+def parse(domain: Source, problem: Source) -> Any:
+    """The unified-planning Problem of the two texts (ModelError naming the file and line)."""
+    from unified_planning.io import PDDLReader
+    try:
+        return PDDLReader().parse_problem_string(domain.text, problem.text)
+    except Exception as exc:  # the reader raises pyparsing's, UP's and plain Python errors alike
+        culprit = problem
+        try:
+            PDDLReader().parse_problem_string(domain.text)
+        except Exception as domain_exc:
+            culprit, exc = domain, domain_exc
+        raise _error(culprit, exc) from None
+
+
+def _error(source: Source, exc: Exception) -> ModelError:
+    text = str(exc).strip() or type(exc).__name__
+    line = getattr(exc, "lineno", None)
+    if line is None:
+        found = _LINE.search(text)
+        line = int(found.group(1)) if found else None
+    message = _NOISE.sub("", text.splitlines()[0] if text else "").strip() or type(exc).__name__
+    hint = _requirement_hint(source.text)
+    return ModelError(f"{source.at(line)} PDDL: {shorten(message, 160)}{hint}")
+
+
+def _requirement_hint(text: str) -> str:
+    """Where a parse failed, the declared requirements puzzleplan does not read, if any."""
+    found = _REQUIREMENTS.search(text)
+    if not found:
+        return ""
+    other = [r for r in found.group(1).lower().split() if r not in SUPPORTED_REQUIREMENTS]
+    if not other:
+        return ""
+    return (f" (requirement {', '.join(other[:3])} is not supported; puzzleplan reads "
+            f"{' '.join(SUPPORTED_REQUIREMENTS)})")
