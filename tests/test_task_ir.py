@@ -157,3 +157,25 @@ def test_compile_json_and_dump(capsys) -> None:
 def test_user_classes_compile_by_enumeration(capsys) -> None:
     code, out, _ = run_cli(capsys, "compile", "examples/user/hanoi.yaml", "--json")
     assert code == 0 and json.loads(out)["domain_sizes"] == {"2": 1, "81": 1}
+
+
+@pytest.mark.parametrize("path, metric", [("examples/rush-hour/seed-003-card.yaml", "slide"),
+                                          ("examples/sokoban/two-boxes.yaml", "pushes")])
+def test_check_reads_fast_downward_plans_of_exported_puzzles(capsys, tmp_path, path, metric) -> None:
+    """A plan in Fast Downward's format for `export --to pddl`'s actions reads back through `check`."""
+    import puzzleplan
+    from puzzleplan.encoders.pddl import action_names
+    model = puzzleplan.load(path, {"metric": metric})
+    plan = puzzleplan.solve(model, "task-astar").plan
+    task = compiled(model).task
+    names, state, lines = action_names(task), task.init, []
+    for move in plan.moves:
+        index = next(i for i, a in enumerate(task.actions) if a.name == move and a.applies(state))
+        state = task.actions[index].apply(state)
+        lines.append(f"({names[index]})")
+    (tmp_path / "plan").write_text("\n".join(lines) + f"\n; cost = {plan.cost} (general cost)\n")
+    code, out, _ = run_cli(capsys, "check", path, "--metric", metric, f"@{tmp_path / 'plan'}")
+    assert code == 0 and out.startswith("valid"), out
+    (tmp_path / "bad").write_text("(nothing_0)\n")
+    code, _, err = run_cli(capsys, "check", path, "--metric", metric, f"@{tmp_path / 'bad'}")
+    assert code == 2 and "no action" in err

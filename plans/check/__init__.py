@@ -72,6 +72,8 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
+    elif desc is not None and desc.checker != TASK_CHECKER and plan.lstrip().startswith("("):
+        tokens = _planner_plan(model, plan)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
     elif (not own or desc.checker == TASK_CHECKER) and not has_separators(plan) and plan.strip():
@@ -93,6 +95,17 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
         return CheckReport(False, len(tokens), f"the plan costs {cost}, over the cap of {cap}",
                            goal_reached=True, within_cap=False)
     return CheckReport(True, len(tokens), goal_reached=True, within_cap=within)
+
+
+def _planner_plan(model: Any, text: str) -> list[str]:
+    """An outside planner's plan (Fast Downward's format) for the PDDL `export --to pddl` wrote,
+    read back into the family's move names."""
+    from puzzleplan.encoders.pddl import moves_from_planner_plan
+    from puzzleplan.models.base import ModelError
+    try:
+        return moves_from_planner_plan(model, text)
+    except ModelError as exc:
+        raise PlanNotationError(str(exc)) from None
 
 
 def _tokens_by_legal_names(model: Any, text: str) -> list[str]:
