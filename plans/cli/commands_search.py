@@ -83,6 +83,9 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
         from puzzleplan.models.family import family_of
         desc = family_of(model)
         named = desc.heuristics if desc is not None else ()
+        if (args.engine or "").startswith("task-"):   # the task engines' domain-independent ones
+            from puzzleplan.plans.task_search.heuristics import NAMES
+            named = NAMES
         if options["heuristic"] not in named:
             raise InputError(f"--heuristic: expected one of {', '.join(named)} for {model.family}, "
                              f"got {clip(options['heuristic'])!r}" if named else

@@ -41,9 +41,18 @@ GENERIC: dict[str, EngineSpec] = {
                       "bounded-horizon SAT encodings (python-sat); optimal by horizon sweep"),
     "cpsat": EngineSpec("puzzleplan.encoders.engines:run_cpsat", "puzzleplan.encoders.engines:supports_cpsat",
                         "bounded-horizon OR-Tools CP-SAT encodings; optimal by horizon sweep"),
+    "task-bfs": EngineSpec("puzzleplan.plans.task_search.engines:run_bfs",
+                           "puzzleplan.plans.task_search.engines:supports",
+                           "breadth-first (uniform-cost with costs) over the planning task; optimal by cost"),
+    "task-astar": EngineSpec("puzzleplan.plans.task_search.engines:run_astar",
+                             "puzzleplan.plans.task_search.engines:supports",
+                             "A* over the planning task (--heuristic blind, hmax, pdb); optimal by cost"),
+    "task-idastar": EngineSpec("puzzleplan.plans.task_search.engines:run_idastar",
+                               "puzzleplan.plans.task_search.engines:supports",
+                               "IDA* over the planning task (--heuristic blind, hmax, pdb); optimal by cost"),
 }
 
-OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs"}  # always optimal; sat/cpsat are optimal per strategy
+OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs", "task-bfs", "task-astar", "task-idastar"}  # always optimal; sat/cpsat are optimal per strategy
 
 
 def registry(outside: bool = True) -> dict[str, EngineSpec]:
