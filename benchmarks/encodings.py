@@ -48,7 +48,7 @@ def main() -> int:
 
 def _encodings(model) -> list[str]:
     from puzzleplan.encoders.base import encodings_for
-    return encodings_for(model.family, metric=model.metric)
+    return encodings_for(model)
 
 
 if __name__ == "__main__":

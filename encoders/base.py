@@ -14,6 +14,15 @@ then replays). Two horizon semantics:
   "none of length T-2, T-4, ...", because any plan can be lengthened by 2.
 `proves_no_plan_up_to` says what an UNSAT answer proves under the chosen options; `verify`
 only accepts certificates that prove "no plan of length <= L-1".
+
+Two kinds of encodings share this registry: each family's hand-tuned ones (declared in its
+descriptor, `Family.encodings`) and the generic ones (`GENERIC_ENCODINGS`: sas-seq, sas-exists,
+cp-sas), which read the model's planning task (models/task) and so apply to every model that
+compiles, under every metric (action costs come from the task). Listings put a family's own
+first, so defaults stay hand-tuned where they exist. The parallel encoding (sas-exists) counts
+T in parallel steps: its UNSAT proves the same "no plan of <= T moves" (every sequential plan
+is a parallel one, one action per step), but its SAT answer may hold more than T moves
+(encoders/sat/sas_exists.py; `parallel=False` makes it one action per step).
 """
 from __future__ import annotations
 
@@ -40,6 +49,8 @@ class EncodingOptions:
     parity: bool = True           # use the family's plan-length parity (tiles) where it prunes
     distance_cuts: bool = True    # a piece at step t must be within T - t of its goal (admissible)
     card: str = "seqcounter"      # pysat CardEnc encoding for at-most-one / exactly-one
+    parallel: bool = True         # parallel encodings (sas-exists): several moves per step;
+                                  # False: at most one, so horizon T bounds the moves
 
     def with_(self, **changes: Any) -> "EncodingOptions":
         return replace(self, **changes)
@@ -74,18 +85,31 @@ class HorizonResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+# The generic encodings: they read the model's planning task (models/task), so they apply to
+# every model that compiles, listed after each family's own (hand-tuned) encodings.
+GENERIC_ENCODINGS: dict[str, str] = {
+    "sas-seq": "puzzleplan.encoders.sat.sas:SasSequential",
+    "sas-exists": "puzzleplan.encoders.sat.sas_exists:SasExists",
+    "cp-sas": "puzzleplan.encoders.cpsat.sas:CpSas",
+}
+
+
 def all_encodings(outside: bool = True) -> dict[str, str]:
-    """Every encoding name -> "module:Class", as the family descriptors declare them."""
+    """Every encoding name -> "module:Class": the family descriptors' declarations, then the
+    generic ones."""
     from puzzleplan.models.family import families
     out: dict[str, str] = {}
     for desc in families(outside).values():
         out.update(desc.encodings)
+    out.update(GENERIC_ENCODINGS)
     return out
 
 
 def encoding_class(name: str) -> Any:
     """The class of encoding `name` (KeyError naming the choices when there is none)."""
     from puzzleplan.models.family import resolve
+    if name in GENERIC_ENCODINGS:
+        return resolve(GENERIC_ENCODINGS[name])
     known = all_encodings(outside=False)
     if name not in known:
         known = all_encodings()
@@ -94,8 +118,18 @@ def encoding_class(name: str) -> Any:
     return resolve(known[name])
 
 
+def is_generic(cls: Any) -> bool:
+    """True for an encoding of the planning task (any family), False for a family's own."""
+    return bool(getattr(cls, "generic", False))
+
+
 def supports(cls: Any, model: Any) -> str | None:
-    """None when encoding class `cls` can encode `model`, else the reason (its family, its metrics)."""
+    """None when encoding class `cls` can encode `model`, else the reason (its family, its
+    metrics; for a generic encoding, whether the model compiles to a planning task)."""
+    if is_generic(cls):
+        from puzzleplan.models.task.compile import supports as compiles
+        reason = compiles(model)
+        return None if reason is None else f"{cls.__name__} encodes planning tasks: {reason}"
     if getattr(model, "family", None) != cls.family:
         return f"{cls.__name__} encodes {cls.family}, not {getattr(model, 'family', '?')}"
     metrics = getattr(cls, "metrics", None)
@@ -104,11 +138,19 @@ def supports(cls: Any, model: Any) -> str | None:
     return None
 
 
-def encodings_for(family_name: str, backend: str | None = None, metric: str | None = None) -> list[str]:
-    """Names of the family's declared encodings (for a backend, a metric), in declaration order.
+def encodings_for(target: Any, backend: str | None = None, metric: str | None = None) -> list[str]:
+    """Names of the encodings for `target` (for a backend, a metric): the family's declared
+    ones in declaration order, then the generic ones.
 
-    An encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
+    `target` is a model (preferred: generic encodings are listed when it compiles to a planning
+    task, and `metric` defaults to the model's) or a family name (generic encodings are listed
+    when the family declares a planning-task compiler or its model class is a task). A family
+    encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
     from puzzleplan.models.family import family, resolve
+    model = None if isinstance(target, str) else target
+    family_name = target if model is None else getattr(model, "family", "")
+    if model is not None and metric is None:
+        metric = getattr(model, "metric", None)
     desc = family(family_name)
     names = []
     for name, spec in (desc.encodings.items() if desc is not None else ()):
@@ -118,7 +160,29 @@ def encodings_for(family_name: str, backend: str | None = None, metric: str | No
             continue
         if backend is not None and cls.backend != backend:
             continue
-        if metric is not None and metric not in getattr(cls, "metrics", (metric,)):
+        if metric is not None and metric not in (getattr(cls, "metrics", None) or (metric,)):
             continue
         names.append(name)
+    if not _compiles(model, desc):
+        return names
+    for name, spec in GENERIC_ENCODINGS.items():
+        cls = resolve(spec)
+        if backend is None or cls.backend == backend:
+            names.append(name)
     return names
+
+
+def _compiles(model: Any, desc: Any) -> bool:
+    """Whether the generic encodings apply: the model compiles (a model given), or the family
+    declares a task compiler or its model class compiles itself (a family name given)."""
+    if model is not None:
+        from puzzleplan.models.task.compile import supports as compiles
+        return compiles(model) is None
+    if desc is None:
+        return False
+    if getattr(desc, "task", None):
+        return True
+    try:
+        return callable(getattr(desc.model_class(), "compiled_task", None))
+    except (ImportError, AttributeError):
+        return False

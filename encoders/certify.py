@@ -1,11 +1,25 @@
-"""Certificates of a minimal move count, and side-by-side runs of encodings (verify, compare).
+"""Certificates of a minimal move count (or cost), and side-by-side runs of encodings (verify,
+compare).
 
-`verify` rests on two facts per backend: a plan of length L (SAT at horizon L, replayed by the
+`verify` rests on two facts per encoding: a plan of length L (SAT at horizon L, replayed by the
 checker) and a proof that no plan is shorter. The proof is UNSAT at L-1 under the `by`
 semantics, or, for a family with a fixed plan-length parity (tiles), UNSAT at L-2 under the
 `exact` semantics without shortest-plan cuts (L-1 has the wrong parity, and any plan of length
 <= L-2 could be padded by reversal pairs to exactly L-2). Options that would make UNSAT prove
 less (exact with the reversal cut) are never used here.
+
+A parallel encoding (sas-exists) is asked at the same horizons in steps. Its UNSAT proves the
+same bound (every plan of L moves is a parallel plan of L steps), but its SAT answer may hold
+more moves than steps: then the row asks again with one action per step (`parallel` off, an
+exact form of "at most T moves") and says so in its result.
+
+On a task with action costs (Sokoban pushes, rules files with costs; generic encodings only)
+the claim is a cost C and the rows are: "a plan of cost <= C within L steps" (L: the native
+plan's length), a real certificate (kind "plan"), and "no plan of cost <= C-1 within H steps".
+That second row proves a global bound (kind "bound") only when every action costs at least 1
+and H >= (C-1) // min-cost, or C-1 is below the model's admissible bound; otherwise it is kind
+"bound-within": what it proved holds within H steps only, it never contradicts a global
+optimum, and `verify` does not count it as a proof of the lower bound.
 """
 from __future__ import annotations
 
@@ -23,10 +37,12 @@ from puzzleplan.encoders.runner import Deadline, stream
 class Certificate:
     """One row of the verify table.
 
-    `kind` says what the row asserts about the minimal move count m: "plan" (a checked plan of
-    `horizon` moves, so m <= horizon), "bound" (UNSAT: m > horizon) or "optimum" (the native
-    engine's m == horizon). `answer` is "holds", "fails", "unknown" (a limit came first) or
-    "invalid" (a decoded plan the checker rejects).
+    `kind` says what the row asserts about the minimal move count (or cost) m: "plan" (a
+    checked plan of `horizon` moves or cost, so m <= horizon), "bound" (UNSAT: m > horizon),
+    "bound-within" (UNSAT: no plan of at most `steps` steps has m <= horizon, which says
+    nothing about longer plans) or "optimum" (the native engine's m == horizon). `answer` is
+    "holds", "fails", "unknown" (a limit came first) or "invalid" (a decoded plan the checker
+    rejects).
     """
 
     method: str          # e.g. "idastar", "sat tiles-moves cadical195"
@@ -39,9 +55,15 @@ class Certificate:
     horizon: int = 0
     answer: str = "unknown"
     exact: bool = False  # a "plan" row asked under exact-T semantics with shortest-plan cuts
+    steps: int | None = None   # the step horizon of a cost row
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def proves_bound(self) -> bool:
+        """True when this row proves, for every plan, that none is below the claim."""
+        return self.answer == "holds" and self.kind in ("bound", "optimum")
 
     def contradicts(self, optimum: int) -> bool:
         """True when this row's definite answer cannot be right if the minimal count is `optimum`."""
@@ -51,6 +73,9 @@ class Certificate:
             return False
         if self.kind == "plan" and self.exact and self.answer == "fails":
             return optimum == self.horizon  # "none of exactly T with the cuts" refutes only T = optimum
+        if self.kind == "bound-within":
+            # holds: nothing about longer plans; fails: a checked plan of cost <= horizon exists
+            return self.answer == "fails" and optimum > self.horizon
         if self.kind == "plan":       # holds: a plan of <= horizon moves exists
             truth = optimum <= self.horizon
         elif self.kind == "bound":    # holds: no plan of <= horizon moves
@@ -74,36 +99,69 @@ def sat_options(model: Any) -> EncodingOptions:
     return EncodingOptions(goal="by")
 
 
+def costed(model: Any) -> bool:
+    """True when the model's planning task has action costs other than 1 (its claims are costs)."""
+    from puzzleplan.models.task.compile import supports
+    if supports(model) is not None:
+        return False
+    from puzzleplan.encoders.sas_analysis import analysis_of
+    return not analysis_of(model).unit_cost
+
+
 def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str,
-               workers: int | None, time_limit: float | None) -> Iterator[HorizonResult]:
+               workers: int | None, time_limit: float | None, cost_bound: int | None = None) -> Iterator[HorizonResult]:
     cls = encoding_class(encoding)
     if cls.backend == "sat":
         from puzzleplan.encoders.sat.base import solve_fixed
-        yield solve_fixed(cls(model, options), horizon, solver)
+        if cost_bound is None:
+            yield solve_fixed(cls(model, options), horizon, solver)
+            return
+        from puzzleplan.encoders.sat.cost import minimise_cost
+        yield next(iter(minimise_cost(cls(model, options), horizon, solver, cost_bound, -1)))
     else:
         from puzzleplan.encoders.cpsat.base import solve
-        yield solve(cls(model, options), horizon, workers=workers, time_limit=time_limit)
+        enc = cls(model, options)
+        if cost_bound is not None:
+            enc.cost_bound = cost_bound
+        result = solve(enc, horizon, workers=workers, time_limit=time_limit)
+        if cost_bound is not None and result.moves is not None:
+            from puzzleplan.encoders.phases import plan_actions
+            result.extra["cost"] = sum(a.cost for a in plan_actions(enc.task, result.moves))
+        yield result
 
 
 def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str = "cadical195",
-              workers: int | None = None, time_limit: float | None = None) -> HorizonResult:
-    """One horizon, one encoding; SAT in a killable child process, CP-SAT with its own limit."""
+              workers: int | None = None, time_limit: float | None = None,
+              cost_bound: int | None = None) -> HorizonResult:
+    """One horizon, one encoding; SAT in a killable child process, CP-SAT with its own limit.
+    `cost_bound` (generic encodings on a task with costs): plans of cost <= it only."""
     if time_limit is not None and time_limit <= 0:
         return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
+    args = (model, encoding, options, horizon, solver, workers, time_limit, cost_bound)
     if encoding_class(encoding).backend == "cpsat":
-        return next(_solve_one(model, encoding, options, horizon, solver, workers, time_limit))
+        return next(_solve_one(*args))
     try:
-        for result in stream(_solve_one, (model, encoding, options, horizon, solver, workers, time_limit),
-                             time_limit):
+        for result in stream(_solve_one, args, time_limit):
             return result
     except Deadline:
         pass
     return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
 
 
+def _sequential_again(model: Any, name: str, options: EncodingOptions, horizon: int, solver: str,
+                      workers: int | None, remaining: Callable[[], float | None],
+                      found: HorizonResult) -> tuple[HorizonResult, str]:
+    """A parallel encoding's model held more moves than steps: ask one action per step."""
+    if not getattr(encoding_class(name), "parallel", False) or found.moves is None or len(found.moves) <= horizon:
+        return found, ""
+    note = f" (one move per step: {horizon} parallel steps gave {len(found.moves)} moves)"
+    return solve_one(model, name, options.with_(parallel=False), horizon, solver, workers, remaining()), note
+
+
 def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers: int | None,
             remaining: Callable[[], float | None] = lambda: None) -> list[Certificate]:
-    """For each encoding: a checked plan of length `optimum` and a proof that none is shorter.
+    """For each encoding: a checked plan of length `optimum` and a proof that none is shorter
+    (on a task with costs: `optimum` is a cost, see `certify_cost`).
 
     `remaining()` gives the seconds left for the whole command (None: no limit), so one time
     limit covers every certificate; a row whose time is up is "unknown", never a "fails".
@@ -117,22 +175,13 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     find = sat_options(model)
     prove, offset = proof_options(model)
     for name in encodings:
-        backend = encoding_class(name).backend
-        label = f"{backend} {name}" + (f" {solver}" if backend == "sat" else "")
+        label = _label(name, solver)
         started = time.perf_counter()
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
+        found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
         row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started,
                           kind="plan", horizon=optimum, exact=find.goal == "exact")
-        if found.answer is Answer.SAT:
-            report = check_plan(model, found.moves, "printed")
-            row.plan = found.moves
-            row.holds = report.valid and len(found.moves) <= optimum
-            row.answer = "holds" if row.holds else "invalid"
-            row.result = "holds" if row.holds else f"invalid plan: {report.error}"
-        elif found.answer is Answer.UNSAT:
-            row.answer, row.result = "fails", "fails: no such plan"
-        else:
-            row.result = "unknown (limit)"
+        _plan_answer(model, row, found, optimum, note)
         rows.append(row)
         below = optimum - offset
         claim = f"no plan <= {optimum - 1}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
@@ -144,14 +193,87 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
                                     horizon=optimum - 1, answer="holds" if holds else "fails"))
             continue
         proof = solve_one(model, name, prove, below, solver, workers, remaining())
+        proof, note = _sequential_again(model, name, prove, below, solver, workers, remaining, proof)
         row = Certificate(label, claim, proof.answer.value, time.perf_counter() - started, kind="bound",
                           horizon=optimum - 1)
-        row.holds = proof.answer is Answer.UNSAT
-        row.answer = {Answer.UNSAT: "holds", Answer.SAT: "fails"}.get(proof.answer, "unknown")
-        row.result = "holds" if row.holds else ("unknown (limit)" if proof.answer is Answer.UNKNOWN else
-                                                "fails: a shorter plan exists")
-        if proof.answer is Answer.SAT:
-            row.plan = proof.moves
+        _bound_answer(row, proof, note)
+        rows.append(row)
+    return rows
+
+
+def _label(name: str, solver: str) -> str:
+    backend = encoding_class(name).backend
+    return f"{backend} {name}" + (f" {solver}" if backend == "sat" else "")
+
+
+def _plan_answer(model: Any, row: Certificate, found: HorizonResult, bound: int, note: str = "",
+                 size: Callable[[HorizonResult], int] = lambda r: len(r.moves or ())) -> None:
+    """Fill a "plan" row from a solver answer: a checked plan within `bound` holds."""
+    if found.answer is Answer.SAT:
+        report = check_plan(model, found.moves, "printed")
+        row.plan = found.moves
+        row.holds = report.valid and size(found) <= bound
+        row.answer = "holds" if row.holds else "invalid"
+        row.result = ("holds" + note) if row.holds else f"invalid plan: {report.error or 'over the claim'}"
+    elif found.answer is Answer.UNSAT:
+        row.answer, row.result = "fails", "fails: no such plan"
+    else:
+        row.result = "unknown (limit)"
+
+
+def _bound_answer(row: Certificate, proof: HorizonResult, note: str = "") -> None:
+    """Fill a "bound" row: UNSAT holds; a model (a plan within the bound) refutes it."""
+    row.holds = proof.answer is Answer.UNSAT
+    row.answer = {Answer.UNSAT: "holds", Answer.SAT: "fails"}.get(proof.answer, "unknown")
+    row.result = ("holds" + note) if row.holds else ("unknown (limit)" if proof.answer is Answer.UNKNOWN else
+                                                     "fails: a shorter plan exists")
+    if proof.answer is Answer.SAT:
+        row.plan = proof.moves
+
+
+def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], solver: str, workers: int | None,
+                 remaining: Callable[[], float | None] = lambda: None) -> list[Certificate]:
+    """Cost certificates for a claimed minimal cost `optimum`, whose native plan has `steps`
+    moves: per generic encoding, a plan of cost <= optimum within `steps` steps, and "no plan
+    of cost <= optimum-1" within the step horizon that makes it global where one exists
+    (every action costs >= 1), else within `steps` (kind "bound-within"; see the docstring).
+    When optimum-1 is below the model's admissible bound h, one more row says so (a global
+    bound that rests on h, not on an encoding)."""
+    from puzzleplan.encoders.sas_analysis import analysis_of
+    info = analysis_of(model)
+    floor = getattr(model, "cheap_h", model.h)(model.initial())
+    options = EncodingOptions(goal="by")
+    bound = optimum - 1
+    if info.min_cost >= 1:
+        below_steps, kind = max(bound, 0) // info.min_cost, "bound"
+    else:
+        below_steps, kind = steps, "bound-within"
+    rows = []
+    if 0 <= bound < floor:
+        rows.append(Certificate("admissible bound h", f"no plan of cost <= {bound}", f"holds (h = {floor})", 0.0,
+                                holds=True, kind="bound", horizon=bound, answer="holds"))
+    for name in encodings:
+        label = _label(name, solver)
+        started = time.perf_counter()
+        found = solve_one(model, name, options, steps, solver, workers, remaining(), cost_bound=optimum)
+        row = Certificate(label, f"plan of cost <= {optimum} within {steps} steps", found.answer.value,
+                          time.perf_counter() - started, kind="plan", horizon=optimum, steps=steps)
+        _plan_answer(model, row, found, optimum, size=lambda r: int(r.extra.get("cost", optimum + 1)))
+        rows.append(row)
+        if bound < 0:
+            rows.append(Certificate(label, "no plan of negative cost", "holds", 0.0, holds=True, kind="bound",
+                                    horizon=bound, answer="holds"))
+            continue
+        within = "" if kind == "bound" else f" within {below_steps} steps"
+        started = time.perf_counter()
+        proof = solve_one(model, name, options, below_steps, solver, workers, remaining(), cost_bound=bound)
+        row = Certificate(label, f"no plan of cost <= {bound}{within}", proof.answer.value,
+                          time.perf_counter() - started, kind=kind, horizon=bound, steps=below_steps)
+        _bound_answer(row, proof)
+        if row.answer == "holds" and kind == "bound-within":
+            row.result = "holds (not beyond)"
+        elif row.answer == "fails":
+            row.result = "fails: a cheaper plan exists"
         rows.append(row)
     return rows
 
@@ -176,14 +298,26 @@ class Trial:
 
 def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], repeat: int,
             options: EncodingOptions | None, workers: int | None, time_limit: float | None) -> Iterator[Trial]:
-    """Every encoding x solver at one horizon, `repeat` times each."""
+    """Every encoding x solver at one horizon, `repeat` times each. A plan counts as valid when
+    it is legal and reaches the goal (a parallel encoding's plan may exceed the file's cap);
+    on a task with costs, extra["cost"] holds the plan's cost."""
     opts = options or proof_options(model)[0]
+    task = None
+    if costed(model):
+        from puzzleplan.encoders.sas_analysis import analysis_of
+        task = analysis_of(model).task
     for name in encodings:
         backend = encoding_class(name).backend
         for solver in (solvers if backend == "sat" else [f"cp-sat/{workers or 'default'}w"]):
             for k in range(repeat):
                 r = solve_one(model, name, opts, horizon, solver, workers, time_limit)
-                valid = check_plan(model, r.moves, "printed").valid if r.moves is not None else None
+                valid = None
+                extra: dict[str, Any] = {}
+                if r.moves is not None:
+                    report = check_plan(model, r.moves, "printed")
+                    valid = report.valid or (report.goal_reached and report.within_cap is False)
+                    if task is not None and valid:
+                        from puzzleplan.encoders.phases import plan_actions
+                        extra["cost"] = sum(a.cost for a in plan_actions(task, r.moves))
                 yield Trial(name, solver, horizon, r.variables, r.constraints, r.build_seconds, r.solve_seconds,
-                            r.answer.value, None if r.moves is None else len(r.moves), valid, k + 1)
-
+                            r.answer.value, None if r.moves is None else len(r.moves), valid, k + 1, extra)

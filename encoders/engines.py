@@ -8,9 +8,18 @@ max_horizon (when there is no cap).
 Defaults: families with a fixed plan-length parity (tiles) use `goal: exact` (much faster
 there) with the reversal cut only under the increasing sweep, where it stays sound; other
 families use `goal: by`. SAT runs in a child process so time limits and Ctrl-C always work.
+The default encoding is the family's first hand-tuned one for the backend; a family without
+one (a user class, rules, PDDL) gets the generic ones (sas-seq, cp-sas).
+
+After the horizon strategy come the phases of encoders/phases.py: fewest moves for a parallel
+encoding, and for a task with action costs (generic encodings on Sokoban pushes, rules files
+with costs) the cheapest plan within a step horizon. There a cap (`--max-moves`) bounds the
+COST, as the checker reads it, and the status is OPTIMAL only when the proof covers every plan
+(stats.extra["cost_proof"] says what was proved); otherwise SOLVED.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from puzzleplan.plans.core.context import SearchContext
@@ -18,7 +27,11 @@ from puzzleplan.plans.search.common import finish
 from puzzleplan.plans.core.types import Request, Result, Status
 
 from puzzleplan.encoders import horizon as strategies
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for
+from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for,
+                                      is_generic)
+from puzzleplan.encoders.horizon import Outcome
+from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
+                                        plan_actions)
 from puzzleplan.encoders.runner import Deadline, stream
 from puzzleplan.plans.core.words import count
 
@@ -37,27 +50,60 @@ def options_for(model: Any, strategy: str, overrides: dict[str, Any]) -> Encodin
 
 
 def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
-    names = encodings_for(model.family, backend, model.metric)
+    """`name` when it is an encoding of `backend` for the model, else None; without a name the
+    model's first one (a family's hand-tuned encodings come before the generic ones)."""
+    names = encodings_for(model, backend)
     if name is None:
         return names[0] if names else None
     return name if name in names else None
 
 
+@dataclass(frozen=True)
+class Phases:
+    """What the engine asks after the horizon strategy (see encoders/phases.py)."""
+
+    fewest_moves: bool             # a parallel encoding: make the plan move-optimal
+    move_cap: int | None           # any-plan with a cap: a plan of at most this many moves will do
+    cost: CostAsk | None           # a task with action costs: the cost phase
+
+
 def _sat_calls(model: Any, encoding: str, options: EncodingOptions, solver: str, strategy: str,
-               lower: int, cap: int, mode: str, parity: int | None) -> Iterator[Any]:
+               lower: int, cap: int, mode: str, parity: int | None, phases: Phases) -> Iterator[Any]:
     """Runs in the child: yields HorizonResults, then the Outcome."""
     from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed, supports_assumptions
     cls = encoding_class(encoding)
-    if strategy == "increasing" and supports_assumptions(solver):
-        incremental = IncrementalSat(cls(model, options), solver)
-        solve_at = incremental.solve
-    else:
-        solve_at = lambda t: solve_fixed(cls(model, options), t, solver)  # noqa: E731
-    yield from strategies.run(solve_at, strategy, lower, cap, mode, parity)
+
+    def solver_at(opts: EncodingOptions, how: str) -> Any:
+        if how == "increasing" and supports_assumptions(solver):
+            return IncrementalSat(cls(model, opts), solver).solve
+        return lambda t: solve_fixed(cls(model, opts), t, solver)
+
+    outcome = yield from drain(strategies.run(solver_at(options, strategy), strategy, lower, cap, mode, parity))
+    outcome = yield from _fewest(outcome, phases, lambda how: solver_at(options.with_(parallel=False), how),
+                                 mode, parity)
+    ask = phases.cost
+    if ask is not None and outcome.moves is not None:
+        from puzzleplan.encoders.sas_analysis import analysis_of
+        from puzzleplan.encoders.sat.cost import minimise_cost
+
+        def minimise(H: int, upper: int) -> Iterator[HorizonResult]:
+            return minimise_cost(cls(model, options.with_(goal="by")), H, solver, upper, ask.floor)
+        outcome = yield from drain(cheapest(outcome, ask, analysis_of(model).task, minimise))
+    yield outcome
+
+
+def _fewest(outcome: Outcome, phases: Phases, solver_at: Any, mode: str, parity: int | None) -> Any:
+    """Phase 2 when it applies (a parallel plan not yet move-optimal, or over an any-plan cap)."""
+    if outcome.moves is None or outcome.optimal or not phases.fewest_moves:
+        return outcome
+    if phases.move_cap is not None and len(outcome.moves) <= phases.move_cap:
+        return outcome
+    how = "increasing" if phases.move_cap is None else "fixed"
+    return (yield from drain(fewest_moves(outcome, solver_at(how), mode, parity, phases.move_cap)))
 
 
 def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Request, ctx: SearchContext,
-              strategy: str, lower: int, cap: int, mode: str, parity: int | None) -> Iterator[Any]:
+              strategy: str, lower: int, cap: int, mode: str, parity: int | None, phases: Phases) -> Iterator[Any]:
     from puzzleplan.encoders.cpsat.base import solve
     cls = encoding_class(encoding)
     opts = request.options
@@ -65,7 +111,62 @@ def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Requ
     def solve_at(t: int) -> HorizonResult:
         return solve(cls(model, options), t, opts.get("params"), opts.get("workers"), ctx.remaining(),
                      opts.get("hint"))
-    yield from strategies.run(solve_at, strategy, lower, cap, mode, parity)
+    outcome = yield from drain(strategies.run(solve_at, strategy, lower, cap, mode, parity))
+    ask = phases.cost
+    if ask is not None and outcome.moves is not None:
+        from puzzleplan.encoders.sas_analysis import analysis_of
+        first = outcome.moves
+
+        def minimise(H: int, upper: int) -> Iterator[HorizonResult]:
+            enc = cls(model, options.with_(goal="by"))
+            enc.objective, enc.cost_bound = not ask.any_plan, upper
+            result = solve(enc, H, opts.get("params"), opts.get("workers"), ctx.remaining(), first)
+            result.extra["cost_optimal"] = result.extra.get("cp_status") == "OPTIMAL" and enc.objective
+            return cost_results([result], enc.task, upper)
+        outcome = yield from drain(cheapest(outcome, ask, analysis_of(model).task, minimise))
+    yield outcome
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How one run goes: the horizon strategy and its range, the phases after it."""
+
+    strategy: str
+    lower: int                     # an admissible lower bound on the moves (steps)
+    cap: int                       # the largest horizon asked
+    cap_from_cost: bool            # the cap comes from a cost cap (so UNSAT up to it is a proof)
+    phases: Phases
+    floor: int                     # the model's admissible bound h (a cost bound on a task with costs)
+    task: Any                      # the planning task (generic encodings), else None
+
+
+def _schedule(model: Any, request: Request, cls: Any) -> Schedule:
+    """The strategy, horizons and phases of a run of encoding class `cls` on `model`."""
+    opts = request.options
+    info = None
+    if is_generic(cls):
+        from puzzleplan.encoders.sas_analysis import analysis_of
+        info = analysis_of(model)
+    h = getattr(model, "cheap_h", model.h)(model.initial())  # never a costly table build here
+    limit = int(opts.get("max_horizon") or DEFAULT_MAX_HORIZON)
+    parallel = bool(getattr(cls, "parallel", False))
+    if info is not None and not info.unit_cost:
+        # the cap bounds the cost: the horizons are steps, up to max_horizon, or fewer when every
+        # action costs at least 1 (then a plan within the cost cap has at most cap // min-cost steps)
+        lower = max(info.lower_steps(), -(-h // info.max_cost) if info.max_cost else 0)
+        cap, from_cost = limit, False
+        if request.max_moves is not None and info.min_cost >= 1 and request.max_moves // info.min_cost <= cap:
+            cap, from_cost = request.max_moves // info.min_cost, True
+        ask = CostAsk(limit, opts.get("max_horizon"), request.max_moves, h, info.min_cost, request.any_plan)
+        phases = Phases(False, None, ask)
+        return Schedule(opts.get("strategy") or "increasing", lower, cap, from_cost, phases, h, info.task)
+    strategy = opts.get("strategy") or ("fixed" if request.any_plan and request.max_moves is not None else "increasing")
+    cap = request.max_moves if request.max_moves is not None else limit
+    lower = h if info is None else max(h, info.lower_steps())
+    # a parallel plan is made move-optimal unless any plan will do (with a cap: any plan within it)
+    fewest = parallel and (not request.any_plan or request.max_moves is not None)
+    phases = Phases(fewest, request.max_moves if request.any_plan else None, None)
+    return Schedule(strategy, lower, cap, False, phases, h, None if info is None else info.task)
 
 
 def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Result:
@@ -74,12 +175,14 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     encoding = pick_encoding(model, backend, opts.get("encoding"))
     if encoding is None:
         wanted = opts.get("encoding")
-        known = ", ".join(encodings_for(model.family, backend, model.metric)) or "none"
+        known = ", ".join(encodings_for(model, backend)) or "none"
         return finish(ctx, engine, model, Status.UNSUPPORTED,
                       message=f"no {backend} encoding {wanted!r} for {model.family} under {model.metric} "
                               f"(available: {known})" if wanted else
                               f"no {backend} encoding for {model.family} under the {model.metric} metric")
-    strategy = opts.get("strategy") or ("fixed" if request.any_plan and request.max_moves is not None else "increasing")
+    run = _schedule(model, request, encoding_class(encoding))
+    strategy, lower, cap, phases = run.strategy, run.lower, run.cap, run.phases
+    costed = phases.cost is not None
     options = options_for(model, strategy, opts)
     parity = model.plan_parity()
     mode = strategies.proof_mode(options, parity)
@@ -87,8 +190,6 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
         return finish(ctx, engine, model, Status.UNSUPPORTED,
                       message="binary search needs UNSAT answers that are proofs: use goal by, or exact without "
                               "the reversal cut on a family with a parity rule")
-    cap = request.max_moves if request.max_moves is not None else int(opts.get("max_horizon") or DEFAULT_MAX_HORIZON)
-    lower = getattr(model, "cheap_h", model.h)(model.initial())  # never a costly table build here
     stats = ctx.stats
     stats.extra.update({"encoding": encoding, "strategy": strategy, "semantics": options.goal, "calls": []})
     if backend == "sat":
@@ -98,12 +199,13 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
             raise ValueError(f"--solver: {solver!r} is not a python-sat solver name (e.g. cadical195, glucose4, "
                              "minisat22, lingeling, maplechrono, kissat)")
         stats.extra["solver"] = solver
-        calls = stream(_sat_calls, (model, encoding, options, solver, strategy, lower, cap, mode, parity),
+        calls = stream(_sat_calls, (model, encoding, options, solver, strategy, lower, cap, mode, parity, phases),
                        ctx.remaining())
     else:
-        calls = _cp_calls(model, encoding, options, request, ctx, strategy, lower, cap, mode, parity)
-    ctx.lower_bound = lower
+        calls = _cp_calls(model, encoding, options, request, ctx, strategy, lower, cap, mode, parity, phases)
+    ctx.lower_bound = run.floor if costed else lower
     outcome = None
+    best: tuple[int, list[str]] | None = None     # (length or cost, moves): what a limit leaves us
     try:
         for item in calls:
             if isinstance(item, HorizonResult):
@@ -111,22 +213,56 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
                 stats.depth = item.horizon
                 stats.extra["variables"] = item.variables
                 stats.extra["constraints"] = item.constraints
-                ctx.lower_bound = max(ctx.lower_bound, item.extra.get("no_plan_up_to", lower - 1) + 1)
+                if item.moves is not None:
+                    size = _size(item, run.task if costed else None)
+                    if (request.max_moves is None or size <= request.max_moves) and (best is None or size < best[0]):
+                        best = (size, item.moves)
+                if not costed:
+                    ctx.lower_bound = max(ctx.lower_bound, item.extra.get("no_plan_up_to", lower - 1) + 1)
                 ctx.poll()
             else:
                 outcome = item
     except Deadline:
-        return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                      message=f"time limit reached (every plan needs at least {count(ctx.lower_bound, 'move')})")
+        return _gave_up(ctx, engine, model, best, request, costed)
     except RuntimeError as exc:  # the solver process failed: say so in one line, no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown failure"
         return finish(ctx, engine, model, Status.UNSUPPORTED, lower_bound=ctx.lower_bound,
                       message=f"the {stats.extra.get('solver', backend)} solver failed: {first}")
     assert outcome is not None
+    if phases.cost is not None:
+        return _cost_result(ctx, engine, model, outcome, phases.cost, request, cap, run.cap_from_cost)
+    return _length_result(ctx, engine, model, outcome, request, cap, lower)
+
+
+def _size(result: HorizonResult, task: Any) -> int:
+    """A found plan's size in the cap's unit: its cost on a task with costs, else its length."""
+    if task is None:
+        return len(result.moves or ())
+    if "cost" not in result.extra:
+        result.extra["cost"] = sum(a.cost for a in plan_actions(task, result.moves or ()))
+    return int(result.extra["cost"])
+
+
+def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[str]] | None, request: Request,
+             costed: bool) -> Result:
+    """The time limit came first: the best plan seen (within the cap) as SOLVED, else nothing."""
+    if best is not None:
+        if costed:
+            ctx.stats.extra["cost_proof"] = "none (time limit)"
+        return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0] if costed else None)
+    what = f"every plan costs at least {ctx.lower_bound}" if costed else \
+        f"every plan needs at least {count(ctx.lower_bound, 'move')}"
+    return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
+                  message=f"time limit reached ({what})")
+
+
+def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,
+                   lower: int) -> Result:
     proved = outcome.no_plan_up_to
-    if outcome.moves is not None:
+    if outcome.moves is not None and (request.max_moves is None or len(outcome.moves) <= request.max_moves):
         status = Status.OPTIMAL if outcome.optimal else Status.SOLVED
-        return _decoded(ctx, engine, model, status, outcome.moves, len(outcome.moves) if outcome.optimal else proved + 1)
+        bound = len(outcome.moves) if outcome.optimal else (proved if proved is not None else lower - 1) + 1
+        return _decoded(ctx, engine, model, status, outcome.moves, bound)
     if proved is not None and proved >= cap:
         if request.max_moves is None:
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=proved + 1,
@@ -136,21 +272,56 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     last = outcome.calls[-1].answer if outcome.calls else Answer.UNKNOWN
     why = ("the solver gave up (time limit)" if last is Answer.UNKNOWN else
            "UNSAT under exact-T semantics with shortest-plan cuts proves nothing about shorter plans")
-    return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=(proved or lower - 1) + 1, message=why)
+    bound = (proved if proved is not None else lower - 1) + 1
+    return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=bound, message=why)
 
 
-def _decoded(ctx: SearchContext, engine: str, model: Any, status: Status, moves: list[str], lower: int) -> Result:
-    """A Result from decoded move strings (the runner replays them with the checker)."""
+def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, ask: CostAsk, request: Request,
+                 cap: int, cap_from_cost: bool) -> Result:
+    """The Result of a task with action costs: OPTIMAL only on a global proof (see phases)."""
+    stats = ctx.stats
+    stats.extra["cost_horizon"] = outcome.cost_horizon
+    stats.extra["cost_proof"] = cost_proof(outcome, ask)
+    if outcome.moves is None:
+        proved = outcome.no_plan_up_to
+        if proved is not None and proved >= cap:
+            if cap_from_cost:
+                assert request.max_moves is not None
+                return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=request.max_moves + 1,
+                              message=f"no plan costs <= {request.max_moves}: none has <= {count(cap, 'step')} "
+                                      f"(UNSAT proof; every action costs at least {ask.min_cost})")
+            return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
+                          message=f"no plan up to horizon {cap} (max_horizon)")
+        return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
+                      message="the solver gave up (time limit)")
+    assert outcome.cost is not None
+    if ask.cap is not None and outcome.cost > ask.cap:
+        if outcome.cost_global:
+            why = (f"the admissible bound is {ask.floor}" if ask.cap < ask.floor else
+                   f"UNSAT within {outcome.cost_horizon} steps, and no plan that cheap is longer")
+            return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=ask.cap + 1,
+                          message=f"{stats.extra['cost_proof']} ({why})")
+        return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
+                      message=f"{stats.extra['cost_proof']}; the cheapest plan found costs {outcome.cost}")
+    status = Status.OPTIMAL if outcome.cost_global else Status.SOLVED
+    return _decoded(ctx, engine, model, status, outcome.moves, outcome.cost if outcome.cost_global else ctx.lower_bound,
+                    outcome.cost)
+
+
+def _decoded(ctx: SearchContext, engine: str, model: Any, status: Status, moves: list[str], lower: int,
+             cost: int | None = None) -> Result:
+    """A Result from decoded move strings (the runner replays them with the checker); `cost`
+    on a task with action costs, else the plan's length."""
     from puzzleplan.plans.core.types import Plan
-    cost_of = getattr(model, "plan_cost_of_moves", None)
-    plan = Plan.of(moves, cost_of(moves) if cost_of else None)
-    return Result(status, engine, plan, lower, ctx.finish())
+    return Result(status, engine, Plan.of(moves, cost), lower, ctx.finish())
 
 
 def _call_summary(r: HorizonResult) -> dict[str, Any]:
-    return {"horizon": r.horizon, "answer": r.answer.value, "variables": r.variables,
-            "constraints": r.constraints, "build_seconds": round(r.build_seconds, 4),
-            "solve_seconds": round(r.solve_seconds, 4)}
+    out = {"horizon": r.horizon, "answer": r.answer.value, "variables": r.variables,
+           "constraints": r.constraints, "build_seconds": round(r.build_seconds, 4),
+           "solve_seconds": round(r.solve_seconds, 4)}
+    out.update({k: r.extra[k] for k in ("cost_bound", "cost") if k in r.extra})
+    return out
 
 
 def _supports(model: Any, backend: str) -> str | None:
@@ -160,12 +331,13 @@ def _supports(model: Any, backend: str) -> str | None:
 
 
 def supports_sat(model: Any) -> str | None:
-    """None when the family declares a SAT encoding for this metric, else why not."""
+    """None when a SAT encoding applies (the family's own for this metric, or a generic one
+    when the model compiles to a planning task), else why not."""
     return _supports(model, "sat")
 
 
 def supports_cpsat(model: Any) -> str | None:
-    """None when the family declares a CP-SAT encoding for this metric, else why not."""
+    """None when a CP-SAT encoding applies (the family's own, or the generic one), else why not."""
     return _supports(model, "cpsat")
 
 

@@ -7,6 +7,11 @@ UNSAT answer proves depends on the semantics (see encoders/base.py):
   longer and whose plan-length parity is fixed (tiles): UNSAT at T (right parity) proves <= T.
 - "sweep": any other exact-T setting: only UNSAT at *every* length from a lower bound up
   proves anything (the shortest plan satisfies the shortest-plan cuts at its exact length).
+
+A parallel encoding (sas-exists) proves the same by UNSAT, but its SAT answer at T may hold more
+than T moves; so a plan is called optimal only when its length is at most the first
+satisfiable horizon (the UNSAT answers below prove nothing shorter exists), and binary search
+narrows on the satisfiable horizon, keeping the shortest plan seen.
 """
 from __future__ import annotations
 
@@ -34,6 +39,11 @@ class Outcome:
     optimal: bool = False
     no_plan_up_to: int | None = None     # proved: no plan of length <= this
     calls: list[HorizonResult] = field(default_factory=list)
+    horizon: int | None = None           # the horizon whose answer gave `moves`
+    cost: int | None = None              # the plan's cost (cost phase only)
+    cost_horizon: int | None = None      # the step horizon the cost was minimised within
+    cost_proved: bool = False            # proved: no plan within cost_horizon steps is cheaper
+    cost_global: bool = False            # proved: no plan at all is cheaper
 
 
 def _aligned(t: int, mode: str, parity: int | None) -> int:
@@ -66,7 +76,7 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         if t >= 0:
             result = ask(t)
             if result.answer is Answer.SAT:
-                out.moves = result.moves
+                out.moves, out.horizon = result.moves, t
             elif result.answer is Answer.UNSAT and mode != "sweep":
                 out.no_plan_up_to = cap
             yield proved(result)
@@ -85,7 +95,9 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
                 out.no_plan_up_to = t + (1 if step == 2 else 0)
             yield proved(result)
             if result.answer is Answer.SAT:
-                out.moves, out.optimal = result.moves, True
+                assert result.moves is not None
+                out.moves, out.horizon = result.moves, t
+                out.optimal = len(result.moves) <= t    # a parallel plan may hold more moves than steps
                 break
             if result.answer is Answer.UNKNOWN:
                 break
@@ -105,8 +117,9 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
     if result.answer is not Answer.SAT:
         yield out
         return
-    best = result.moves
-    hi = len(best)
+    assert result.moves is not None
+    best, best_at = result.moves, hi
+    hi = min(hi, len(best))         # a plan of L moves is also one of L steps
     while hi - lo > (step if mode != "by" else 1):
         mid = _aligned((lo + hi) // 2, mode, parity)
         if mid <= lo:
@@ -117,11 +130,15 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
             out.no_plan_up_to = lo
         yield proved(result)
         if result.answer is Answer.SAT:
-            best, hi = result.moves, len(result.moves)
+            assert result.moves is not None
+            hi = min(mid, len(result.moves))
+            if len(result.moves) < len(best):
+                best, best_at = result.moves, mid
         elif result.answer is Answer.UNKNOWN:
-            out.moves = best
+            out.moves, out.horizon = best, best_at
             yield out
             return
-    out.moves, out.optimal = best, True
+    out.moves, out.horizon = best, best_at
+    out.optimal = len(best) <= hi
     out.no_plan_up_to = hi - 1
     yield out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from puzzleplan.models.family import Family, families, resolve
+from puzzleplan.models.family import Family, families
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,8 @@ def sample_model(desc: Family, metric: str) -> Any:
 
 def capabilities(desc: Family, metric: str, model: Any | None = None) -> Capabilities:
     """The matrix row of one family and metric, from `supports` on `model` (default: the sample)."""
-    from puzzleplan.encoders.base import supports as encoding_supports
-    from puzzleplan.encoders.pddl import exporter_supports
+    from puzzleplan.encoders.base import encoding_class, encodings_for, supports as encoding_supports
+    from puzzleplan.encoders.pddl import export_kinds, exporter_supports
     from puzzleplan.plans.core import engines
     model = model if model is not None else sample_model(desc, metric)
     if model is None:
@@ -52,15 +52,12 @@ def capabilities(desc: Family, metric: str, model: Any | None = None) -> Capabil
     runs = tuple(n for n in engines.names() if engines.supports(n, model) is None)
     encodings = []
     backends = set()
-    for name, spec in desc.encodings.items():
-        try:
-            cls = resolve(spec)
-        except ImportError:
-            continue
+    for name in encodings_for(model):   # the family's own, then the generic ones where it compiles
+        cls = encoding_class(name)
         if encoding_supports(cls, model) is None:
             encodings.append(name)
             backends.add(cls.backend)
-    exports = [kind for kind in desc.exports if exporter_supports(model, kind) is None]
+    exports = [kind for kind in export_kinds(desc) if exporter_supports(model, kind) is None]
     exports += [kind for kind, backend in (("dimacs", "sat"), ("cpsat", "cpsat")) if backend in backends]
     return Capabilities(desc.name, metric, desc.summary, runs, tuple(encodings), tuple(exports),
                         "independent" if desc.checker else "model", desc.notations)

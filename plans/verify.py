@@ -1,10 +1,18 @@
 """Prove a minimal move count three ways: the native optimum, then per encoding a checked plan
 of that length and an UNSAT proof that none is shorter (`puzzleplan verify`, `puzzleplan.verify`).
 
+The encodings are, by default, per backend the family's first hand-tuned one and the first
+generic one (sas-seq, cp-sas), so the generic encodings are checked beside the hand-tuned ones.
+On a task with action costs (Sokoban pushes, rules files with costs) the claim is a cost and
+only the generic encodings apply; their lower-bound rows may hold only within a step horizon
+(encoders/certify.py), and such a row is shown, never counted as a proof.
+
 The verdict: `disagreement` (exit 1) only when a definite answer contradicts another; a method
 that ran out of time is "unknown" and makes the verdict `limit_reached` (exit 3); a claim every
-method refutes is `refuted` (exit 1); else `verified` (exit 0). When the native search finds no
-plan (unsolvable, no plan within the cap, a limit), that is the answer, with its exit code.
+method refutes is `refuted` (exit 1); `verified` (exit 0) when nothing contradicts the claim
+and at least one row proves the lower bound for every plan (the native engine's optimum, or a
+global UNSAT bound); with none, `limit_reached`. When the native search finds no plan
+(unsolvable, no plan within the cap, a limit), that is the answer, with its exit code.
 
 One time limit (`limits.time_limit`) covers the whole verification: the native search and every
 certificate share it.
@@ -17,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
-from puzzleplan.plans.core.types import Limits, Request, Result
+from puzzleplan.plans.core.types import Limits, Request, Result, Status
 from puzzleplan.plans.core.words import count
 
 if TYPE_CHECKING:
@@ -45,11 +53,14 @@ class Verification:
 
     status:       verified | refuted | disagreement | limit_reached, or the native search's
                   status when it found no plan (unsolvable, no_plan_within_cap, ...)
-    optimal:      the native engine's proved minimal move count (None without a plan)
-    claim:        the move count checked (the optimum unless one was claimed)
+    optimal:      the native engine's proved minimal move count, or cost on a task with
+                  action costs (None without a plan)
+    claim:        the move count (cost) checked (the optimum unless one was claimed)
     agree:        no certificate contradicts another (None without a native plan)
     certificates: the rows: the native optimum, then a plan and a bound per encoding
     exit_code:    what `puzzleplan verify` exits with
+    unit:         "moves", or "cost" when the claim is a cost
+    proofs:       the methods whose rows prove the lower bound for every plan
     """
 
     status: str
@@ -60,6 +71,8 @@ class Verification:
     exit_code: int = 0
     message: str = ""
     native: Result | None = field(default=None, repr=False)
+    unit: str = "moves"
+    proofs: list[str] = field(default_factory=list)
 
     @property
     def conflicting(self) -> list["Certificate"]:
@@ -79,16 +92,23 @@ class Verification:
             return {"status": self.status, "optimal": None, "claim": self.claim, "agree": None,
                     "message": self.message, "certificates": []}
         return {"status": self.status, "optimal": self.optimal, "claim": self.claim, "agree": self.agree,
-                "certificates": [c.as_dict() for c in self.certificates]}
+                "unit": self.unit, "proofs": self.proofs, "certificates": [c.as_dict() for c in self.certificates]}
 
     def summary(self) -> str:
         """The verdict in one line (the last line of `puzzleplan verify`)."""
+        what = "minimal move count" if self.unit == "moves" else "minimal cost"
+        partial = [c.method for c in self.certificates if c.kind == "bound-within" and c.answer == "holds"]
+        within = (f"; {', '.join(dict.fromkeys(partial))} bound it only within a step horizon" if partial else "")
         if self.status == "verified":
-            return f"verified: the minimal move count is {self.claim}"
+            proved = f" (lower bound proved by {', '.join(self.proofs)}{within})" if self.unit != "moves" else ""
+            return f"verified: the {what} is {self.claim}{proved}"
         if self.status == "refuted":
-            return (f"refuted: the minimal move count is not {self.claim}; "
+            return (f"refuted: the {what} is not {self.claim}; "
                     f"every method agrees it is {self.optimal}")
         if self.status == "limit_reached" and self.optimal is not None:
+            if not self.unknown:
+                return (f"limit_reached: no method proves the lower bound for every plan{within}; "
+                        f"none contradicts the optimum {self.optimal}")
             return (f"limit_reached: {count(len(self.unknown), 'method')} gave up before the time limit; "
                     f"no method contradicts the optimum {self.optimal}")
         if self.status == "disagreement":
@@ -105,21 +125,27 @@ class Verification:
 
 
 def choose_encodings(model: Model, names: list[str] | None = None, one_per_backend: bool = True) -> list[str]:
-    """The encodings to use: `names` checked against the family's declared ones, or by default
-    the first SAT and the first CP-SAT encoding (`one_per_backend`) or all of them."""
-    from puzzleplan.encoders.base import encodings_for
-    known = encodings_for(model.family, metric=model.metric)
+    """The encodings to use: `names` checked against the model's (its family's and the generic
+    ones), or by default, per backend, the first family encoding and the first generic one
+    (`one_per_backend`), or all of them."""
+    from puzzleplan.encoders.base import encoding_class, encodings_for, is_generic
+    known = encodings_for(model)
     if names:
         for name in names:
             if name not in known:
-                raise UnknownEncoding(f"no encoding {name!r} for {model.family} "
+                raise UnknownEncoding(f"no encoding {name!r} for {model.family} under the {model.metric} metric "
                                       f"(available: {', '.join(known) or 'none'})")
         return list(names)
     if not known:
         raise NoEncodings(f"no encodings for {model.family} under the {model.metric} metric")
-    if one_per_backend:
-        return [n for b in ("sat", "cpsat") for n in encodings_for(model.family, b, model.metric)[:1]]
-    return known
+    if not one_per_backend:
+        return known
+    chosen = []
+    for backend in ("sat", "cpsat"):
+        names_of = encodings_for(model, backend)
+        chosen += [n for n in names_of if not is_generic(encoding_class(n))][:1]
+        chosen += [n for n in names_of if is_generic(encoding_class(n))][:1]
+    return chosen
 
 
 def check_solver(name: str) -> str:
@@ -145,9 +171,11 @@ def native_optimum(model: Model, limits: Limits | None = None, time_limit: float
 def verify(model: Model, claim: int | None = None, encodings: list[str] | None = None,
            solver: str = DEFAULT_SOLVER, workers: int | None = None, limits: Limits | None = None,
            quiet: bool = True) -> Verification:
-    """Prove (or refute) that `claim` (default: the native optimum) is the minimal move count.
+    """Prove (or refute) that `claim` (default: the native optimum) is the minimal move count
+    (the minimal cost, on a task with action costs).
 
-    encodings: names of the family's encodings (default: its first SAT and first CP-SAT one);
+    encodings: names of the model's encodings (default: per backend, the family's first and the
+    first generic one);
     solver: the python-sat solver of the SAT encodings; workers: CP-SAT threads; limits: as for
     `solve`, its time limit covering the whole verification. Unknown encodings or solvers raise
     ValueError (UnknownEncoding, NoEncodings, UnknownSolver) naming the choices.
@@ -165,23 +193,44 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     if native.plan is None or not native.status.has_plan:
         return Verification(native.status.value, None, claim, None, [], native.status.exit_code,
                             native.message, native)
-    optimum = native.plan.length
+    from puzzleplan.encoders.certify import costed, certify_cost
+    cost_claim = costed(model)
+    optimum = native.plan.cost if cost_claim else native.plan.length
     claim = optimum if claim is None else claim
     holds = optimum == claim
-    rows = [Certificate(native.engine, f"optimum {claim}", "holds" if holds else f"fails: optimum is {optimum}",
-                        native.stats.seconds, list(native.plan.moves), holds, kind="optimum",
-                        horizon=claim, answer="holds" if holds else "fails")]
-    rows += certify(model, claim, chosen, solver, workers, remaining)
+    native_proves = native.status is Status.OPTIMAL
+    word = "cost " if cost_claim else ""
+    if native_proves:
+        first = Certificate(native.engine, f"optimum {word}{claim}",
+                            "holds" if holds else f"fails: optimum is {optimum}", native.stats.seconds,
+                            list(native.plan.moves), holds, kind="optimum", horizon=claim,
+                            answer="holds" if holds else "fails")
+    else:   # a plan, not proved optimal: it bounds the optimum from above only
+        first = Certificate(native.engine, f"plan of {word}{optimum}", f"holds ({native.status.value}, not a proof)",
+                            native.stats.seconds, list(native.plan.moves), True, kind="plan", horizon=optimum,
+                            answer="holds")
+    rows = [first]
+    if cost_claim:
+        rows += certify_cost(model, claim, native.plan.length, chosen, solver, workers, remaining)
+    else:
+        rows += certify(model, claim, chosen, solver, workers, remaining)
     conflicting = [r for r in rows if r.contradicts(optimum)]
+    # what proves, for every plan, that none is cheaper than the optimum: an optimal native
+    # engine (whatever the claim), and the bound rows that hold
+    proofs = list(dict.fromkeys(([native.engine] if native_proves else []) +
+                                [r.method for r in rows[1:] if r.proves_bound]))
     if conflicting:
         verdict = "disagreement"
     elif any(r.answer == "unknown" for r in rows):
         verdict = "limit_reached"
+    elif holds and not proofs:
+        verdict = "limit_reached"   # nothing proves the lower bound for every plan
     elif holds:
         verdict = "verified"
     else:
         verdict = "refuted"
-    return Verification(verdict, optimum, claim, not conflicting, rows, VERDICT_EXIT_CODES[verdict], "", native)
+    return Verification(verdict, optimum, claim, not conflicting, rows, VERDICT_EXIT_CODES[verdict], "", native,
+                        "cost" if cost_claim else "moves", proofs)
 
 
 __all__ = ["NoEncodings", "UnknownEncoding", "UnknownSolver", "Verification", "check_solver", "choose_encodings",

@@ -29,6 +29,13 @@ def _solve(case: Case, cap: int, engine: str | None, **options: object) -> Resul
     return solve(case.model(), engine, request)
 
 
+def _skip_unsupported(engine: str | None, case: Case) -> None:
+    from puzzleplan.plans.core import engines
+    reason = engine and engines.supports(engine, case.model())
+    if reason:
+        pytest.skip(reason)
+
+
 def _assert_plan_within(result: Result, cap: int, optimal: int) -> None:
     assert result.status in (Status.SOLVED, Status.OPTIMAL), result.message
     assert result.plan is not None and optimal <= result.plan.cost <= cap
@@ -37,6 +44,7 @@ def _assert_plan_within(result: Result, cap: int, optimal: int) -> None:
 @pytest.mark.parametrize("engine", [None, "dfs"], ids=["any", "dfs"])
 @pytest.mark.parametrize("case", KNOWN, ids=lambda c: c.id)
 def test_plan_within_a_cap_at_and_above_the_optimum(case: Case, engine: str | None) -> None:
+    _skip_unsupported(engine, case)
     for cap in (case.optimal, case.optimal + 1, case.optimal + 7):
         _assert_plan_within(_solve(case, cap, engine), cap, case.optimal)
 
@@ -44,6 +52,7 @@ def test_plan_within_a_cap_at_and_above_the_optimum(case: Case, engine: str | No
 @pytest.mark.parametrize("engine", [None, "dfs"], ids=["any", "dfs"])
 @pytest.mark.parametrize("case", [c for c in KNOWN if c.optimal > 0], ids=lambda c: c.id)
 def test_cap_below_the_optimum_is_proved(case: Case, engine: str | None) -> None:
+    _skip_unsupported(engine, case)
     cap = case.optimal - 1
     result = _solve(case, cap, engine)
     assert result.status is Status.NO_PLAN_WITHIN_CAP, result.message

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import run_json
-from puzzleplan.encoders.certify import proof_options, sat_options, solve_one
-from puzzleplan.encoders.base import Answer, all_encodings
+from puzzleplan.encoders.certify import costed, proof_options, sat_options, solve_one
+from puzzleplan.encoders.base import GENERIC_ENCODINGS, Answer, all_encodings
 from puzzleplan.models.family import families
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.core import engines
@@ -21,7 +21,7 @@ ROWS = matrix()
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r.family}/{r.metric}")
 def test_listed_engines_run_and_the_others_refuse(row) -> None:
     model = sample_model(families()[row.family], row.metric)
-    optimum = solve(model, "bfs").plan.cost
+    optimum = solve(model, "task-astar").plan.cost   # by cost: bfs refuses tasks with action costs
     for name in engines.names():
         if name in row.engines:
             result = solve(model, name, Request(limits=Limits(time_limit=60)))
@@ -39,14 +39,21 @@ def test_listed_engines_run_and_the_others_refuse(row) -> None:
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r.family}/{r.metric}")
 def test_listed_encodings_find_the_optimum(row) -> None:
     model = sample_model(families()[row.family], row.metric)
-    optimum = solve(model, "bfs").plan.length
+    native = solve(model, "task-astar").plan
+    plan_options = sat_options(model).with_(parallel=False)   # one move a step: horizon = length
+    proof, offset = proof_options(model)
     for name in row.encodings:
-        found = solve_one(model, name, sat_options(model), optimum, time_limit=60)
+        if costed(model):   # cost-bounded at the native plan's length: its cost, and nothing cheaper
+            found = solve_one(model, name, plan_options, native.length, time_limit=60, cost_bound=native.cost)
+            cheaper = solve_one(model, name, plan_options, native.length, time_limit=60, cost_bound=native.cost - 1)
+            assert cheaper.answer is Answer.UNSAT, name
+        else:
+            found = solve_one(model, name, plan_options, native.length, time_limit=60)
+            if native.length - offset >= 0:
+                below = solve_one(model, name, proof.with_(parallel=False), native.length - offset, time_limit=60)
+                assert below.answer is Answer.UNSAT, name
         assert found.answer is Answer.SAT and check_plan(model, found.moves, "printed").valid, name
-        below = optimum - proof_options(model)[1]
-        if below >= 0:
-            assert solve_one(model, name, proof_options(model)[0], below, time_limit=60).answer is Answer.UNSAT
-    declared = set(families()[row.family].encodings)
+    declared = set(families()[row.family].encodings) | set(GENERIC_ENCODINGS)
     assert set(row.encodings) <= declared <= set(all_encodings())
 
 

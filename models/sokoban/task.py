@@ -50,7 +50,7 @@ def compile_task(model: Any) -> Compiled:
     start = model.start_state()
     task = Task(model.name or "sokoban", tuple(variables), _values(model, start, len(variables)),
                 tuple(sorted(goal.items())), tuple(actions), metric=model.metric, family=model.family)
-    pbits, pmask = model.pbits, model.pmask
+    pbits = model.pbits
     pushes = model.metric == "pushes"
 
     def decode(values: tuple[int, ...]) -> int:

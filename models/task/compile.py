@@ -18,7 +18,7 @@ from puzzleplan.models.task.ir import Compiled, NotCompilable, Task
 
 __all__ = ["NotCompilable", "compiled", "supports", "task_of"]
 
-_memo: "weakref.WeakKeyDictionary[Any, Compiled]" = weakref.WeakKeyDictionary()
+_memo: "weakref.WeakKeyDictionary[Any, Compiled | NotCompilable]" = weakref.WeakKeyDictionary()
 
 
 def _compiler(model: Any) -> Any:
@@ -37,20 +37,29 @@ def _compiler(model: Any) -> Any:
 
 
 def compiled(model: Any) -> Compiled:
-    """The model's task and state maps (NotCompilable when its family has no task form)."""
+    """The model's task and state maps (NotCompilable when its family has no task form; that
+    answer is remembered too, so a class too large to enumerate is tried once)."""
     try:
-        return _memo[model]
+        found = _memo[model]
     except (KeyError, TypeError):
-        pass
+        found = _compile(model)
+        try:
+            _memo[model] = found
+        except TypeError:
+            pass
+    if isinstance(found, NotCompilable):
+        raise NotCompilable(str(found))
+    return found
+
+
+def _compile(model: Any) -> "Compiled | NotCompilable":
     compiler = _compiler(model)
     if compiler is None:
-        raise NotCompilable(f"the {getattr(model, 'family', '?')} family has no planning-task form")
-    result = compiler(model)
+        return NotCompilable(f"the {getattr(model, 'family', '?')} family has no planning-task form")
     try:
-        _memo[model] = result
-    except TypeError:
-        pass
-    return result
+        return compiler(model)
+    except NotCompilable as exc:
+        return exc
 
 
 def task_of(model: Any) -> Task:

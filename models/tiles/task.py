@@ -17,7 +17,7 @@ from puzzleplan.models.tiles.board import BLANK_INDEX, DIRECTIONS
 def compile_task(model: Any) -> Compiled:
     n, faces = model.n, model.faces
     values = tuple("blank" if i == BLANK_INDEX else f for i, f in enumerate(faces))
-    rows, cols = model.rows, model.cols
+    cols = model.cols
     variables = tuple(Variable(f"cell-{c // cols + 1}-{c % cols + 1}", values) for c in range(n))
     actions = []
     for a in range(n):

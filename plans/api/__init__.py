@@ -138,7 +138,7 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
 
 def _check_encoding(model: Any, name: str) -> None:
     from puzzleplan.encoders.base import encodings_for
-    known = encodings_for(model.family, metric=model.metric)
+    known = encodings_for(model)
     if name not in known:
         raise ValueError(f"no encoding {name!r} for {model.family} under the {model.metric} metric; "
                          f"expected one of {', '.join(known) or '(none)'}")

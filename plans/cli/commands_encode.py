@@ -48,7 +48,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     import csv
     from dataclasses import asdict
-    from puzzleplan.encoders.certify import compare, proof_options
+    from puzzleplan.encoders.certify import compare, costed, proof_options
     model = load_model(args)
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
@@ -62,8 +62,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.goal:
         options = options.with_(goal=args.goal)
     trials = []
+    with_cost = costed(model)
     header = (f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} "
-              f"{'result':>7} {'length':>6}")
+              f"{'result':>7} {'length':>6}" + (f" {'cost':>5}" if with_cost else ""))
     if not args.json:
         print(f"puzzle:  {describe(model)}  horizon {horizon}, goal {options.goal}")
         print(header)
@@ -71,8 +72,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         trials.append(t)
         if not args.json:
             length = "" if t.length is None else str(t.length)
+            cost = f" {t.extra.get('cost', ''):>5}" if with_cost else ""
             print(f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {t.variables:>8} {t.constraints:>9} "
-                  f"{t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result:>7} {length:>6}", flush=True)
+                  f"{t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result:>7} {length:>6}{cost}", flush=True)
         if t.valid is False:
             raise EngineBug(f"encoding {t.encoding} decoded a plan the checker rejects")
     if args.json:
@@ -123,14 +125,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_declared(model: Any, kind: str, out: Any) -> int:
-    """A family's declared exporter of `kind` writes into the directory `out`: a (domain, problem)
-    pair as domain.pddl and problem.pddl, or a mapping of file names to texts."""
-    from puzzleplan.encoders.pddl import exporter_supports
-    from puzzleplan.models.family import part
+    """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
+    declares) writes into the directory `out`: a (domain, problem) pair as domain.pddl and
+    problem.pddl, or a mapping of file names to texts."""
+    from puzzleplan.encoders.pddl import exporter, exporter_supports
     reason = exporter_supports(model, kind)
     if reason is not None:
         raise InputError(f"--to: {reason}")
-    written = part(model, "exports", kind)(model)
+    written = exporter(model, kind)(model)
     files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -141,7 +143,7 @@ def _export_declared(model: Any, kind: str, out: Any) -> int:
 
 def _backend_encodings(model: Any, backend: str) -> list[str]:
     from puzzleplan.encoders.base import encodings_for
-    return encodings_for(model.family, backend, model.metric)
+    return encodings_for(model, backend)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -178,7 +180,7 @@ def _solution_text(arg: str) -> str:
 
 
 def cmd_encodings(args: argparse.Namespace) -> int:
-    from puzzleplan.encoders.base import all_encodings, encoding_class, supports
+    from puzzleplan.encoders.base import all_encodings, encoding_class, is_generic, supports
     model = load_model(args) if args.file else None
     rows = []
     for name in all_encodings():
@@ -190,8 +192,8 @@ def cmd_encodings(args: argparse.Namespace) -> int:
         if model is not None and supports(cls, model) is not None:
             continue
         about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        rows.append({"name": name, "backend": cls.backend, "family": cls.family, "metrics": metrics or None,
-                     "about": about})
+        rows.append({"name": name, "backend": cls.backend, "family": "any" if is_generic(cls) else cls.family,
+                     "metrics": metrics or None, "about": about})
     if args.json:
         print_json(rows)
         return EXIT_OK

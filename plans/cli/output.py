@@ -37,7 +37,7 @@ def print_result(model: Any, result: Result, show: bool) -> None:
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
         if result.lower_bound is not None:
-            print(f"bound:   every plan needs at least {count(result.lower_bound, 'move')}")
+            print(f"bound:   {lower_bound_words(model, result.lower_bound)}")
     s = result.stats
     timing = f"{s.seconds:.3f} s"
     if "setup_seconds" in s.extra and "search_seconds" in s.extra:
@@ -81,3 +81,12 @@ def print_verification(model: Any, found: Any) -> None:
         plan = f": {' '.join(r.plan)}" if r.plan is not None else ""
         print(f"  {r.method} ({r.claim}): {r.result}{plan}")
     print(f"  {native.engine} (optimum {found.optimal}): {' '.join(native.plan.moves)}")
+
+
+def lower_bound_words(model: Any, bound: int) -> str:
+    """A proved lower bound in the metric's unit: moves, pushes, or a plan cost."""
+    if model.metric == "pushes":
+        return f"every plan needs at least {count(bound, 'push', 'pushes')}"
+    if getattr(model, "unit_cost", True) is False:
+        return f"every plan costs at least {bound}"
+    return f"every plan needs at least {count(bound, 'move')}"
