@@ -127,8 +127,7 @@ def supports(cls: Any, model: Any) -> str | None:
     """None when encoding class `cls` can encode `model`, else the reason (its family, its
     metrics; for a generic encoding, whether the model compiles to a planning task)."""
     if is_generic(cls):
-        from puzzleplan.models.task.compile import supports as compiles
-        reason = compiles(model)
+        reason = generic_reason(model)
         return None if reason is None else f"{cls.__name__} encodes planning tasks: {reason}"
     if getattr(model, "family", None) != cls.family:
         return f"{cls.__name__} encodes {cls.family}, not {getattr(model, 'family', '?')}"
@@ -172,12 +171,28 @@ def encodings_for(target: Any, backend: str | None = None, metric: str | None = 
     return names
 
 
+MAX_UNARY_COST = 1_000   # the generic encodings count an action's cost in unary literals
+
+
+def generic_reason(model: Any) -> str | None:
+    """None when the generic encodings can encode `model`: it compiles to a planning task whose
+    action costs are small enough to count in unary; else the reason."""
+    from puzzleplan.models.task.compile import NotCompilable, compiled
+    try:
+        task = compiled(model).task
+    except NotCompilable as exc:
+        return str(exc)
+    top = max((a.cost for a in task.actions), default=0)
+    if top > MAX_UNARY_COST:
+        return f"an action costs {top:,}; the generic encodings count costs in unary, up to {MAX_UNARY_COST:,}"
+    return None
+
+
 def _compiles(model: Any, desc: Any) -> bool:
     """Whether the generic encodings apply: the model compiles (a model given), or the family
     declares a task compiler or its model class compiles itself (a family name given)."""
     if model is not None:
-        from puzzleplan.models.task.compile import supports as compiles
-        return compiles(model) is None
+        return generic_reason(model) is None
     if desc is None:
         return False
     if getattr(desc, "task", None):

@@ -326,7 +326,9 @@ def _call_summary(r: HorizonResult) -> dict[str, Any]:
 
 def _supports(model: Any, backend: str) -> str | None:
     if pick_encoding(model, backend, None) is None:
-        return f"no {backend} encoding for {model.family} under the {model.metric} metric"
+        from puzzleplan.encoders.base import generic_reason
+        why = generic_reason(model)
+        return f"no {backend} encoding for {model.family} under the {model.metric} metric" + (f" ({why})" if why else "")
     return None
 
 

@@ -179,3 +179,50 @@ def test_check_reads_fast_downward_plans_of_exported_puzzles(capsys, tmp_path, p
     (tmp_path / "bad").write_text("(nothing_0)\n")
     code, _, err = run_cli(capsys, "check", path, "--metric", metric, f"@{tmp_path / 'bad'}")
     assert code == 2 and "no action" in err
+
+
+RULES_UP = """\
+puzzle: rules
+name: counter
+variables:
+  x: 0..3
+init:
+  x: 0
+goal:
+  x: 3
+actions:
+  up:
+    requires: [x < 3]
+    effects: {x: x + 1}
+    cost: COST
+    name: NAME
+"""
+
+
+def test_action_costs_are_bounded(capsys, tmp_path) -> None:
+    """Huge costs would overflow the engines' tables: refused in one line; costs too large to
+    count in unary leave the generic encodings out, and say why."""
+    path = tmp_path / "huge.yaml"
+    path.write_text(RULES_UP.replace("COST", str(10 ** 14)).replace("NAME", "up"))
+    code, _, err = run_cli(capsys, "solve", path)
+    assert code == 2 and "from 0 to 1,000,000" in err and len(err.strip().splitlines()) == 1
+    path.write_text(RULES_UP.replace("COST", "5000").replace("NAME", "up"))
+    code, _, err = run_cli(capsys, "solve", path, "--engine", "sat")
+    assert code == 2 and "unary" in err
+    code, out, _ = run_cli(capsys, "solve", path)
+    assert code == 0 and "15000" in out
+
+
+def test_case_folds_only_for_pddl_tasks() -> None:
+    """A rules file's `(A)` and `(a)` are two moves; the checker must not merge them."""
+    from puzzleplan.models import loads
+    text = RULES_UP.replace("COST", "1").replace("NAME", '"(A)"') + """\
+  down:
+    requires: [x > 0]
+    effects: {x: x - 1}
+    name: "(a)"
+"""
+    model = loads(text, "<case>")
+    with pytest.raises(IllegalMove):
+        task_checker.replay(model, ["(a)"])
+    assert task_checker.replay(model, ["(A)", "(A)", "(a)"]) == (False, 3)

@@ -50,12 +50,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from puzzleplan.models.base import ModelError
+
 Fact = tuple[int, int]          # (variable index, value)
 State = tuple[int, ...]         # one value per variable
 
 
-class TaskError(ValueError):
-    """A malformed task: the message says which part and what was expected."""
+# The largest action cost: plan costs stay far below the engines' 2^62 "dead end" and the numpy
+# int64 tables of the pattern databases whatever the plan's length.
+MAX_ACTION_COST = 1_000_000
+
+
+class TaskError(ModelError):
+    """A malformed task: the message says which part and what was expected (a ModelError, so
+    a rules or PDDL file that grounds into one is the user's input error: one line, exit 2)."""
 
 
 class NotCompilable(ValueError):
@@ -215,8 +223,9 @@ def validate(task: Task) -> None:
         _facts(f"action {a.name!r}: eff", a.eff, sizes)
         if not a.eff:
             raise TaskError(f"action {a.name!r}: has no effect")
-        if not (isinstance(a.cost, int) and a.cost >= 0):
-            raise TaskError(f"action {a.name!r}: cost must be a non-negative integer, got {a.cost!r}")
+        if not (isinstance(a.cost, int) and 0 <= a.cost <= MAX_ACTION_COST):
+            raise TaskError(f"action {a.name!r}: cost must be a whole number from 0 to {MAX_ACTION_COST:,}, "
+                            f"got {a.cost!r}")
     for group in task.mutexes:
         for v, x in group:
             if not (0 <= v < len(sizes) and 0 <= x < sizes[v]):

@@ -11,6 +11,7 @@ states to enumerate, through its own successors matched by move name.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -72,7 +73,8 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
-    elif desc is not None and desc.checker != TASK_CHECKER and plan.lstrip().startswith("("):
+    elif desc is not None and plan.lstrip().startswith("(") and (desc.checker != TASK_CHECKER
+                                                                   or _exported_names(model, plan)):
         tokens = _planner_plan(model, plan)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
@@ -95,6 +97,20 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
         return CheckReport(False, len(tokens), f"the plan costs {cost}, over the cap of {cap}",
                            goal_reached=True, within_cap=False)
     return CheckReport(True, len(tokens), goal_reached=True, within_cap=within)
+
+
+_EXPORTED = re.compile(r"^\(\s*([^\s()]+_\d+)\s*\)")
+
+
+def _exported_names(model: Any, text: str) -> bool:
+    """Whether a plan of a task-checked family (rules, PDDL) names the actions of its PDDL
+    export (`(up_0)`) rather than its own moves: its first move is no move name of the task."""
+    from puzzleplan.plans.check.task import normal_name, task_of
+    first = _EXPORTED.match(text.lstrip())
+    if first is None:
+        return False
+    names = {normal_name(a.name, True) for a in task_of(model).actions}
+    return normal_name(f"({first.group(1)})", True) not in names
 
 
 def _planner_plan(model: Any, text: str) -> list[str]:

@@ -8,8 +8,8 @@ families; for the built-in families it is a second, generic opinion beside their
 (the tests replay every engine's plans through both).
 
 Move names are compared after normalisation: surrounding space removed, inner runs of space made
-one, and for parenthesised names (PDDL / Fast Downward plans: `(move a b)`) lower-cased, since
-PDDL names are case-insensitive.
+one, and in PDDL tasks parenthesised names (Fast Downward plans: `(move a b)`) lower-cased,
+since PDDL names are case-insensitive (a rules file's `(A)` and `(a)` stay two names).
 """
 from __future__ import annotations
 
@@ -22,11 +22,14 @@ from puzzleplan.plans.core.words import clip
 _SPACE = re.compile(r"\s+")
 
 
-def normal_name(name: str) -> str:
-    """A move name as plans are matched: trimmed, inner space single, `(...)` names lower-cased."""
+def normal_name(name: str, fold_case: bool = False) -> str:
+    """A move name as plans are matched: trimmed, inner space single; `(...)` names of PDDL
+    tasks (`fold_case`) lower-cased, since PDDL names are case-insensitive."""
     text = _SPACE.sub(" ", name.strip())
     if text.startswith("("):
-        text = text.lower().replace("( ", "(").replace(" )", ")")
+        text = text.replace("( ", "(").replace(" )", ")")
+        if fold_case:
+            text = text.lower()
     return text
 
 
@@ -42,13 +45,14 @@ def task_of(model: Any) -> Any:
 def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tuple[bool, int]:
     """Replay `tokens` on the model's task: (goal reached, plan cost); IllegalMove on a bad move."""
     task = task_of(model)
+    fold = task.family == "pddl"
     by_name: dict[str, list[Any]] = {}
     for action in task.actions:
-        by_name.setdefault(normal_name(action.name), []).append(action)
+        by_name.setdefault(normal_name(action.name, fold), []).append(action)
     state = list(task.init)
     cost = 0
     for i, token in enumerate(tokens, 1):
-        meanings = by_name.get(normal_name(token))
+        meanings = by_name.get(normal_name(token, fold))
         if not meanings:
             raise IllegalMove(i, token, "no action of the task has this name")
         applicable = [a for a in meanings if all(state[v] == x for v, x in a.pre)]
