@@ -6,8 +6,10 @@ For each instance (the safe, seed 000 under step and slide, five Sokoban levels 
 finds the optimum L natively, then asks every encoding that applies — the family's hand-tuned
 ones and the generic ones — for a plan at horizon L and for the proof at the proof horizon (L-1
 under `by` semantics; L-2 for tiles, whose parity rules out L-1), with one SAT solver and CP-SAT,
-and prints variables, clauses/constraints, build and solve seconds and the answer. A plan is
-checked by the independent checker before it counts. Figures go to README.md by hand.
+and prints variables, clauses/constraints, build and solve seconds and the answer (with the
+plan's moves: `sas-exists` counts T in parallel steps, so a plan at the proof horizon may hold
+more moves than T and proves nothing; its proofs are its UNSATs). A plan is checked by the
+independent checker before it counts. Figures go to README.md by hand.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def main() -> int:
     args = parser.parse_args()
     groups = [args.only] if args.only else list(INSTANCES)
     print(f"{'instance':28} {'encoding':14} {'kind':7} {'T':>4} {'vars':>8} {'clauses':>9} "
-          f"{'build s':>8} {'solve s':>8} result")
+          f"{'build s':>8} {'solve s':>8} result (moves)")
     for group in groups:
         for path, metric in INSTANCES[group]:
             model = load(ROOT / path, {"metric": metric} if metric else None)
@@ -54,8 +56,8 @@ def main() -> int:
                     for t in compare(model, horizon, [name], [args.solver], 1, options, args.workers,
                                      args.time_limit):
                         print(f"{label:28} {t.encoding:14} {kind:7} {t.horizon:>4} {t.variables:>8} "
-                              f"{t.constraints:>9} {t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result}",
-                              flush=True)
+                              f"{t.constraints:>9} {t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result}"
+                              + ("" if t.length is None else f" ({t.length})"), flush=True)
     return 0
 
 
