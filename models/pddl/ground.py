@@ -124,8 +124,9 @@ def _cost(metric: Any, ground: Any, where: str) -> int:
     return int(value)
 
 
-def ground_task(problem: Any, name: str, where: str) -> Task:
-    """The problem as a Task (ModelError naming `where` for what puzzleplan cannot read)."""
+def ground_task(problem: Any, name: str, where: str, goal_where: str | None = None) -> Task:
+    """The problem as a Task (ModelError naming `where` for what puzzleplan cannot read, and
+    `goal_where`, the problem file, for its goal)."""
     refused = unsupported(problem)
     if refused:
         raise ModelError(f"{where} unsupported PDDL: {', '.join(refused)}; puzzleplan reads STRIPS with typing, "
@@ -134,7 +135,7 @@ def ground_task(problem: Any, name: str, where: str) -> Task:
     if size > MAX_GROUND_TUPLES:
         raise ModelError(f"{where} grounding would enumerate {size:,} parameter tuples "
                          f"(at most {MAX_GROUND_TUPLES:,})")
-    return _task(problem, name, _ground_actions(problem, where), _literals(problem.goals, f"{where} goal"))
+    return _task(problem, name, _ground_actions(problem, where), _literals(problem.goals, f"{goal_where or where} goal"))
 
 
 def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int]]:

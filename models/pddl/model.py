@@ -34,7 +34,7 @@ class PddlModel(TaskModel):
         doc.text("domain"), doc.text("problem")      # both named before either file is read
         domain, problem = source_of(doc, "domain"), source_of(doc, "problem")
         parsed = parse(domain, problem)
-        task = ground_task(parsed, common.name or parsed.name, domain.at(None))
+        task = ground_task(parsed, common.name or parsed.name, domain.at(None), problem.at(None))
         return cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,
                    common.description)
 
