@@ -25,7 +25,7 @@ SMALL = Variable("x", ("a", "b", "c"))
     (lambda: Task("t", (SMALL,), (0, 0), (), ()), "2 values for 1 variables"),
     (lambda: Task("t", (SMALL,), (0,), ((0, 5),), ()), "outside the domain"),
     (lambda: Task("t", (SMALL,), (0,), (), (Action("m", ((0, 0),), ()),)), "has no effect"),
-    (lambda: Task("t", (SMALL,), (0,), (), (Action("m", (), ((0, 1),), -1),)), "non-negative"),
+    (lambda: Task("t", (SMALL,), (0,), (), (Action("m", (), ((0, 1),), -1),)), "from 0 to"),
     (lambda: Task("t", (SMALL, SMALL), (0, 0), ((1, 0), (0, 0)), ()), "sorted"),
     (lambda: Task("t", (Variable("e", ()),), (), (), ()), "at least one value"),
 ])
