@@ -31,6 +31,7 @@ BUILTIN: tuple[str, ...] = (
     "puzzleplan.models.sokoban:FAMILY",
     "puzzleplan.models.rules:FAMILY",
     "puzzleplan.models.pddl:FAMILY",
+    "puzzleplan.models.blocks:FAMILY",
 )
 # Outside packages register here: an entry point naming a `Family` (a family with every part of
 # its own), or naming a plain class (a user family, wrapped by models/user; see its docstring).
