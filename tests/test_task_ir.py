@@ -81,9 +81,9 @@ def _push_letter(model, push):
     return PUSH[push[1]]
 
 
-# Klotski's tasks are large to ground (under `piece` too large: compile says so); mini-klotski
-# and the small blocks examples cover the family here.
-IR_CASES = [c for c in CASES if not (c.family == "blocks" and c.path.stem == "klotski")]
+# The deep and unsolvable blocks examples (Klotski, mini-Klotski, jammed) take seconds to minutes
+# to ground per walk; the small blocks examples cover the family here.
+IR_CASES = [c for c in CASES if not (c.family == "blocks" and (c.optimal is None or c.optimal > 12))]
 
 
 @pytest.mark.parametrize("case", IR_CASES, ids=lambda c: c.id)
