@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from puzzleplan.plans.check.common import IllegalMove, has_separators, split_plan
+from puzzleplan.plans.check.common import IllegalMove, split_runs
 from puzzleplan.plans.core.words import clip
 
 _MOVE = re.compile(r"^([A-Za-z]):([UDLR]+)$")
@@ -24,17 +24,7 @@ _STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
 def tokens(text: str) -> list[str]:
     """Separated moves, or moves run together (`B:DDA:R`); a part that is no move stays one token."""
-    if has_separators(text):
-        return split_plan(text)
-    compact, out, at = text.strip(), [], 0
-    for m in _RUN.finditer(compact):
-        if m.start() != at:
-            break
-        out.append(m.group(0))
-        at = m.end()
-    if at != len(compact):
-        out.append(compact[at:])
-    return out
+    return split_runs(text, _RUN)
 
 
 def _pieces(grid: list[str]) -> dict[str, list[tuple[int, int]]]:

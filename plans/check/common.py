@@ -28,5 +28,22 @@ def split_plan(text: str) -> list[str]:
     return [t for t in _SEPARATORS.split(text.strip()) if t]
 
 
+def split_runs(text: str, run: "re.Pattern[str]") -> list[str]:
+    """Plan text to move tokens: by separators when it has them, else as moves run together,
+    each matching `run` (`A+1B-2`, `B:DDA:R`); a part that is no move stays one token, so the
+    replay names it."""
+    if has_separators(text):
+        return split_plan(text)
+    compact, out, at = text.strip(), [], 0
+    for m in run.finditer(compact):
+        if m.start() != at:
+            break
+        out.append(m.group(0))
+        at = m.end()
+    if at != len(compact):
+        out.append(compact[at:])
+    return out
+
+
 def has_separators(text: str) -> bool:
     return _SEPARATORS.search(text.strip()) is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from puzzleplan.plans.check.common import IllegalMove, has_separators, split_plan
+from puzzleplan.plans.check.common import IllegalMove, split_runs
 from puzzleplan.plans.core.words import clip
 
 _MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
@@ -18,19 +18,7 @@ _RUN = re.compile(r"([^\s,;+-]+?)([+-])(\d+)")
 def tokens(text: str) -> list[str]:
     """Separated moves, or moves run together (`A+1B-2C+3`); a part that is no move stays one
     token so the replay names it."""
-    if has_separators(text):
-        return split_plan(text)
-    compact = text.strip()
-    out: list[str] = []
-    at = 0
-    for m in _RUN.finditer(compact):
-        if m.start() != at:
-            break
-        out.append(m.group(0))
-        at = m.end()
-    if at != len(compact):
-        out.append(compact[at:])
-    return out
+    return split_runs(text, _RUN)
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
