@@ -40,8 +40,18 @@ def model_of(text: str, metric: str | None = None) -> Blocks:
     ("puzzle: blocks\nboard: |\n  A..\n  ...\ngoal: {A: [1, 2]}\ndistinct: [Q]\n", 6, "letters of pieces"),
     ("puzzle: blocks\nboard: |\n  AA.\n  B..\nlayout: |\n  A..\n  A.B\n", 6, "another shape"),
     ("puzzle: blocks\nboard: |\n  AB.\n  ...\nlayout: |\n  A..\n  ...\n", 5, "pieces of board"),
-    ("puzzle: blocks\nboard: |\n  A.\n", 1, "exactly one of goal: and layout:"),
+    ("puzzle: blocks\nboard: |\n  A.\n", 1, "exactly one of goal:, layout: and leave:"),
     ("puzzle: blocks\nboard: |\n  " + "A" + "." * 16 + "\ngoal: {A: [1, 1]}\n", 2, "at most 16x16"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nleave: A\n", 5, "expected an exit"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1]}\nleave: A\n", 6, "cannot pass an opening of 1"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1, 3]}\nleave: A\n", 5, "consecutive"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: up, at: [1]}\nleave: A\n", 5, "side: top|bottom"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1]}\ngoal: {A: [1, 2]}\n", 5, "leave:"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1, 2]}\nleave: Q\n", 6, "a piece on the board"),
+    ("puzzle: blocks\nboard: |\n  oo.\n  o..\nlegend: {o: 1x2}\ngoal: {o1: [2, 2]}\n", 4, "cannot be cut"),
+    ("puzzle: blocks\nboard: |\n  oo.\n  ...\nlegend: {o: 1x1}\ngoal: {o1: [2, 2]}\n", 6, "legend"),
+    ("puzzle: blocks\nboard: |\n  oo.\n  ...\nlegend: {o: 3y}\ngoal: {o1: [2, 2]}\n", 5, "such as 1x2"),
+    ("puzzle: blocks\nboard: |\n  oo.\n  ...\nlegend: {o: X.X}\nlayout: |\n  .oo\n  ...\n", 5, "one connected"),
 ])
 def test_bad_files_give_one_line_with_file_and_line(text: str, line: int, words: str) -> None:
     with pytest.raises(ModelError) as err:
@@ -153,6 +163,57 @@ def test_unsolvable_layouts_are_reported() -> None:
     assert "walls" in (walled.unsolvable_reason() or "")
 
 
+# -- exits and legends --------------------------------------------------------------------------------
+KLOTSKI_BY_LEGEND = """puzzle: blocks
+board: |
+  vBBv
+  vBBv
+  vhhv
+  voov
+  o..o
+legend: {v: 2x1, o: 1x1}
+goal: {B: [4, 2]}
+"""
+
+
+def test_a_legend_states_the_same_puzzle_as_letters() -> None:
+    from puzzleplan.plans.explore import explore
+    lettered = load(EXAMPLES / "klotski.yaml", {"metric": "piece"})
+    legend = model_of(KLOTSKI_BY_LEGEND, "piece")
+    assert sorted(legend.board.slot_letter) == ["B", "h", "o1", "o2", "o3", "o4", "v1", "v2", "v3", "v4"]
+    assert legend.grid() == KLOTSKI_BY_LEGEND.split("|")[1].split("legend")[0].split()
+    assert explore(legend).reachable == explore(lettered).reachable
+    small = load(EXAMPLES / "pawns.yaml", {"metric": "piece"})
+    result = solve(small, "bfs", Request())
+    assert any(move.startswith("o") and move[1].isdigit() for move in result.plan.moves)
+    assert check_plan(small, list(result.plan.moves)).valid
+
+
+def test_only_the_leaving_piece_passes_the_exit() -> None:
+    text = "puzzle: blocks\nboard: |\n  BA\n  ..\nexit: {side: left, at: [1]}\nleave: A\n"
+    model = model_of(text, "step")
+    assert sorted(model.plan_moves([a])[0] for a, _ in model.successors(model.initial())) == ["A:D", "B:D"]
+    report = check_plan(model, "B:L")
+    assert not report.valid and "leave the board" in report.error
+    assert check_plan(model, "B:D A:L A:L").goal_reached
+    assert not check_plan(model, "B:D A:L").goal_reached              # in the opening is not out
+    side = load(EXAMPLES / "side-exit.yaml", {"metric": "step"})
+    assert not check_plan(side, "A:L A:L A:L").goal_reached              # half way out is not out
+    assert check_plan(side, "A:L D:R B:D A:L A:L A:L").goal_reached
+
+
+@pytest.mark.parametrize("metric", ["step", "slide", "piece"])
+def test_leaving_through_the_exit_agrees_across_engines(metric: str) -> None:
+    model = load(EXAMPLES / "side-exit.yaml", {"metric": metric})
+    lengths = set()
+    for engine in ("bfs", "astar", "task-bfs", "sat", "cpsat"):
+        result = solve(model, engine, Request(limits=Limits(time_limit=60)))
+        assert result.status is Status.OPTIMAL, (engine, result.message)
+        assert check_plan(model, list(result.plan.moves)).goal_reached
+        lengths.add(result.plan.cost)
+    assert lengths == {model.expect[f"optimal_{metric}"]}
+
+
 # -- Klotski ---------------------------------------------------------------------------------------------
 def test_klotski_takes_81_piece_moves() -> None:
     model = load(EXAMPLES / "klotski.yaml", {"metric": "piece"})
@@ -160,5 +221,5 @@ def test_klotski_takes_81_piece_moves() -> None:
     result = solve(model, "bfs", Request(limits=Limits(time_limit=60)))
     if time.perf_counter() - began > 20:
         pytest.skip("breadth-first search of Klotski took over 20 s on this machine")
-    assert result.status is Status.OPTIMAL and result.plan.cost == 81
+    assert result.status is Status.OPTIMAL and result.plan.cost == model.expect["optimal_piece"]
     assert check_plan(model, list(result.plan.moves)).valid

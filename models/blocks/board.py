@@ -60,20 +60,53 @@ def connected(cells: Iterable[Cell]) -> bool:
 
 @dataclass(frozen=True)
 class Piece:
-    """One piece: its letter, shape and starting anchor."""
+    """One piece: its name (a letter, or a legend letter and a number: `o2`), shape, starting
+    anchor and the character drawn in its cells (`glyph`: the letter written on the grid)."""
 
     letter: str
     shape: Shape
     anchor: Cell
+    glyph: str = ""
+
+    @property
+    def mark(self) -> str:
+        return self.glyph or self.letter
+
+
+SIDES = ("top", "bottom", "left", "right")
+
+
+@dataclass(frozen=True)
+class Exit:
+    """An opening in the border: `side`, and the first and last row/column (0-based) it spans."""
+
+    side: str
+    first: int
+    last: int
+
+    def band(self, rows: int, cols: int, depth: int) -> tuple[int, int, int, int, set[Cell]]:
+        """Room outside the border for a piece of `depth` cells to leave into: (rows, cols, row
+        shift, column shift, the cells of the opening's band), in the enlarged grid's coordinates."""
+        span = range(self.first, self.last + 1)
+        if self.side == "top":
+            return rows + depth, cols, depth, 0, {(r, c) for r in range(depth) for c in span}
+        if self.side == "bottom":
+            return rows + depth, cols, 0, 0, {(rows + r, c) for r in range(depth) for c in span}
+        if self.side == "left":
+            return rows, cols + depth, 0, depth, {(r, c) for r in span for c in range(depth)}
+        return rows, cols + depth, 0, 0, {(r, cols + c) for r in span for c in range(depth)}
 
 
 class Board:
     """The grid, its walls and pieces, the classes of interchangeable pieces and the move rule."""
 
     def __init__(self, rows: int, cols: int, walls: Iterable[Cell], pieces: Iterable[Piece],
-                 distinct: Iterable[str] = ()) -> None:
+                 distinct: Iterable[str] = (), exit_cells: Iterable[Cell] = (), leaving: str | None = None) -> None:
+        """`exit_cells`: cells only the piece named `leaving` may enter (an exit's band)."""
         self.rows, self.cols = rows, cols
         self.walls = frozenset(walls)
+        self.exit_cells = frozenset(exit_cells)
+        self.leaving = leaving
         self.pieces = tuple(sorted(pieces, key=lambda p: p.anchor))
         self.distinct = frozenset(distinct)
         groups: dict[object, list[Piece]] = {}
@@ -84,13 +117,16 @@ class Board:
         self.slot_class: tuple[int, ...] = tuple(k for k, g in enumerate(self.classes) for _ in g)
         self.slot_letter: tuple[str, ...] = tuple(p.letter for g in self.classes for p in g)
         self.slot_shape: tuple[Shape, ...] = tuple(p.shape for g in self.classes for p in g)
+        self.slot_glyph: tuple[str, ...] = tuple(p.mark for g in self.classes for p in g)
         starts, at = [], 0
         for g in self.classes:
             starts.append((at, at + len(g)))
             at += len(g)
         self.class_span = tuple(starts)
         self.wall_mask = sum(1 << self.index(r, c) for r, c in self.walls)
-        self._masks: dict[Shape, dict[int, int]] = {s: self._anchor_masks(s) for s in set(self.slot_shape)}
+        tables: dict[tuple[Shape, bool], dict[int, int]] = {}
+        self._masks = tuple(tables.setdefault(key, self._anchor_masks(*key)) for key in (
+            (shape, letter == leaving) for shape, letter in zip(self.slot_shape, self.slot_letter)))
 
     def index(self, r: int, c: int) -> int:
         return r * self.cols + c
@@ -98,19 +134,21 @@ class Board:
     def cell(self, index: int) -> Cell:
         return divmod(index, self.cols)
 
-    def _anchor_masks(self, shape: Shape) -> dict[int, int]:
-        """Every anchor where the shape lies on the board clear of walls -> its cell bits."""
+    def _anchor_masks(self, shape: Shape, may_exit: bool) -> dict[int, int]:
+        """Every anchor where the shape lies on the board clear of walls (and of the exit's band
+        unless `may_exit`) -> its cell bits."""
         out = {}
+        closed = self.walls if may_exit else self.walls | self.exit_cells
         for r in range(self.rows):
             for c in range(self.cols):
                 cells = [(r + dr, c + dc) for dr, dc in shape]
-                if all(0 <= y < self.rows and 0 <= x < self.cols and (y, x) not in self.walls for y, x in cells):
+                if all(0 <= y < self.rows and 0 <= x < self.cols and (y, x) not in closed for y, x in cells):
                     out[self.index(r, c)] = sum(1 << self.index(y, x) for y, x in cells)
         return out
 
     def masks(self, slot: int) -> dict[int, int]:
-        """anchor -> cell bits for the shape of `slot`."""
-        return self._masks[self.slot_shape[slot]]
+        """anchor -> cell bits of the piece in `slot` (the leaving piece may stand in the exit)."""
+        return self._masks[slot]
 
     def start(self) -> tuple[int, ...]:
         return tuple(self.index(*p.anchor) for g in self.classes for p in g)

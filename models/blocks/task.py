@@ -39,6 +39,12 @@ def compile_task(model: Any) -> Compiled:
     cell_var = {c: nslots + i for i, c in enumerate(cells)}
     variables = [Variable(f"{board.slot_letter[s]}", tuple(_at(board, a) for a in anchors[s])) for s in range(nslots)]
     variables += [Variable(f"cell-{_at(board, c)}", ("free", "taken")) for c in cells]
+    # The leaving piece is out at any of several anchors: a variable says whether it is, so the
+    # goal stays one value (a task's goal is a conjunction).
+    out_var = len(variables) if model.exit_goal is not None else None
+    leaving, outside = model.exit_goal if model.exit_goal is not None else (None, frozenset())
+    if out_var is not None:
+        variables.append(Variable("left", ("no", "yes")))
     moves = {s: {a: _moves(board, s, a, model.metric) for a in anchors[s]} for s in range(nslots)}
     actions = []
     for k, (lo, hi) in enumerate(board.class_span):
@@ -59,6 +65,8 @@ def compile_task(model: Any) -> Compiled:
                     eff = {lo + j: value[lo + j][a] for j, a in enumerate(after) if a != group[j]}
                     eff.update({cell_var[c]: TAKEN for c in _bits(masks[q] & ~masks[p])})
                     eff.update({cell_var[c]: FREE for c in _bits(masks[p] & ~masks[q])})
+                    if slot == leaving and (p in outside) != (q in outside):
+                        eff[out_var] = int(q in outside)
                     actions.append(action(move_name(board.slot_letter[slot], path), pre, eff))
                     if len(actions) > MAX_ACTIONS:
                         raise NotCompilable(f"more than {MAX_ACTIONS:,} grounded actions (look-alike pieces are "
@@ -67,13 +75,17 @@ def compile_task(model: Any) -> Compiled:
 
     def encode(state: tuple[int, ...]) -> tuple[int, ...]:
         occ = board.occupancy(state)
-        return tuple(value[s][a] for s, a in enumerate(state)) + tuple(TAKEN if occ >> c & 1 else FREE for c in cells)
+        left = () if out_var is None else (int(state[leaving] in outside),)
+        return (tuple(value[s][a] for s, a in enumerate(state)) + tuple(TAKEN if occ >> c & 1 else FREE for c in cells)
+                + left)
 
     def decode(values: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(anchors[s][values[s]] for s in range(nslots))
 
     goal = tuple((lo + j, value[lo + j][a]) for k, target in model.goal
                  for lo in (board.class_span[k][0],) for j, a in enumerate(target))
+    if out_var is not None:
+        goal += ((out_var, 1),)
     task = Task(model.name or "blocks", tuple(variables), encode(start), tuple(sorted(goal)), tuple(actions),
                 metric=model.metric, family=model.family)
     return Compiled(task, encode, decode)
