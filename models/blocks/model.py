@@ -12,6 +12,7 @@ from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase
 from puzzleplan.models.blocks.board import EMPTY, METRICS, WALL, Board, move_name
+from puzzleplan.models.blocks.heuristic import bound_of
 from puzzleplan.models.blocks.notation import BlocksSpec, read_document, to_yaml
 from puzzleplan.models.document import Document
 
@@ -109,7 +110,6 @@ class Blocks(ModelBase):
     def h(self, state: State) -> int:
         """Admissible and consistent: the goal pieces' moves on the board with only walls, plus one
         move for each other piece in the way of a target or the exit (models/blocks/heuristic.py)."""
-        from puzzleplan.models.blocks.heuristic import bound_of
         return bound_of(self).value(state)
 
     def unsolvable_reason(self) -> str | None:
@@ -131,6 +131,11 @@ class Blocks(ModelBase):
         if self.exit_goal is not None and not reach(self.exit_goal[0]) & self.exit_goal[1]:
             return f"piece {board.slot_letter[self.exit_goal[0]]} cannot reach the exit: walls block every path"
         return None
+
+    def packed_space(self) -> Any:
+        """States as uint64 keys for the array-based breadth-first search (None if they do not fit)."""
+        from puzzleplan.models.blocks.packed import BlocksPacked   # numpy: only when asked
+        return BlocksPacked(self) if BlocksPacked.fits(self) else None
 
     # -- showing it -----------------------------------------------------------------------------
     def grid(self, state: State | None = None, exit_band: bool = True) -> list[str]:
