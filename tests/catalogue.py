@@ -64,6 +64,10 @@ def feasible(engine: str, case: Case) -> str | None:
     What an engine can run is its own declaration (`supports`); the rules below only keep the
     suite within test time (blind search of a 15-puzzle, deep horizon sweeps)."""
     from puzzleplan.plans.core import engines
+    if case.family == "blocks" and engine not in ("bfs", "explore") and (
+            (case.optimal or 0) > 60 or case.expect.get("reachable", 0) > 30_000):
+        return ("a classic sliding-block space (Klotski, Century, Quzzle: up to 81,340 configurations, 59-307 moves) "
+                "runs bfs and explore here; test_blocks, its encoding tests and benchmarks/blocks.py cover the rest")
     if engine != "explore":
         reason = engines.supports(engine, case.model())
         if reason is not None:

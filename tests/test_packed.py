@@ -20,7 +20,9 @@ from puzzleplan.plans.solve import solve
 from puzzleplan.plans.core.types import Limits, Request, Status
 from test_rush_hour import boards
 
-PACKED = [c for c in CASES if c.blind_ok and layered.packed_space(c.model()) is not None]
+# Compared with the per-state sweep, which takes seconds on the 81,340 configurations of Century
+PACKED = [c for c in CASES if c.blind_ok and c.expect.get("reachable", 0) <= 30_000
+          and layered.packed_space(c.model()) is not None]
 
 
 def packed_moves(model, state) -> set:
