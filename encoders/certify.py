@@ -159,12 +159,14 @@ def _sequential_again(model: Any, name: str, options: EncodingOptions, horizon: 
 
 
 def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers: int | None,
-            remaining: Callable[[], float | None] = lambda: None) -> list[Certificate]:
+            remaining: Callable[[], float | None] = lambda: None,
+            step: Callable[[str], None] = lambda what: None) -> list[Certificate]:
     """For each encoding: a checked plan of length `optimum` and a proof that none is shorter
     (on a task with costs: `optimum` is a cost, see `certify_cost`).
 
     `remaining()` gives the seconds left for the whole command (None: no limit), so one time
     limit covers every certificate; a row whose time is up is "unknown", never a "fails".
+    `step(what)` is called before each solver call (a progress display's hook).
     """
     parity = model.plan_parity()
     if parity is not None and optimum % 2 != parity:  # the claim is ruled out before any solver
@@ -176,6 +178,7 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     prove, offset = proof_options(model)
     for name in encodings:
         label = _label(name, solver)
+        step(f"{label}: plan of {optimum}")
         started = time.perf_counter()
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
         found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
@@ -192,6 +195,7 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
             rows.append(Certificate(label, claim, "holds" if holds else "fails", 0.0, holds=holds, kind="bound",
                                     horizon=optimum - 1, answer="holds" if holds else "fails"))
             continue
+        step(f"{label}: {claim}")
         proof = solve_one(model, name, prove, below, solver, workers, remaining())
         proof, note = _sequential_again(model, name, prove, below, solver, workers, remaining, proof)
         row = Certificate(label, claim, proof.answer.value, time.perf_counter() - started, kind="bound",
@@ -232,13 +236,14 @@ def _bound_answer(row: Certificate, proof: HorizonResult, note: str = "") -> Non
 
 
 def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], solver: str, workers: int | None,
-                 remaining: Callable[[], float | None] = lambda: None) -> list[Certificate]:
+                 remaining: Callable[[], float | None] = lambda: None,
+                 step: Callable[[str], None] = lambda what: None) -> list[Certificate]:
     """Cost certificates for a claimed minimal cost `optimum`, whose native plan has `steps`
     moves: per generic encoding, a plan of cost <= optimum within `steps` steps, and "no plan
     of cost <= optimum-1" within the step horizon that makes it global where one exists
     (every action costs >= 1), else within `steps` (kind "bound-within"; see the docstring).
     When optimum-1 is below the model's admissible bound h, one more row says so (a global
-    bound that rests on h, not on an encoding)."""
+    bound that rests on h, not on an encoding). `step(what)`: as for `certify`."""
     from puzzleplan.encoders.sas_analysis import analysis_of
     info = analysis_of(model)
     floor = getattr(model, "cheap_h", model.h)(model.initial())
@@ -254,6 +259,7 @@ def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], sol
                                 holds=True, kind="bound", horizon=bound, answer="holds"))
     for name in encodings:
         label = _label(name, solver)
+        step(f"{label}: plan of cost <= {optimum}")
         started = time.perf_counter()
         found = solve_one(model, name, options, steps, solver, workers, remaining(), cost_bound=optimum)
         row = Certificate(label, f"plan of cost <= {optimum} within {steps} steps", found.answer.value,
@@ -265,6 +271,7 @@ def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], sol
                                     horizon=bound, answer="holds"))
             continue
         within = "" if kind == "bound" else f" within {below_steps} steps"
+        step(f"{label}: no plan of cost <= {bound}")
         started = time.perf_counter()
         proof = solve_one(model, name, options, below_steps, solver, workers, remaining(), cost_bound=bound)
         row = Certificate(label, f"no plan of cost <= {bound}{within}", proof.answer.value,

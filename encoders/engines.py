@@ -204,6 +204,8 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     else:
         calls = _cp_calls(model, encoding, options, request, ctx, strategy, lower, cap, mode, parity, phases)
     ctx.lower_bound = run.floor if costed else lower
+    ctx.phase, ctx.depth_name = f"{engine} {encoding}", "horizon"
+    ctx.report()   # horizons come seldom: each answer is shown at once
     outcome = None
     best: tuple[int, list[str]] | None = None     # (length or cost, moves): what a limit leaves us
     try:
@@ -219,6 +221,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
                         best = (size, item.moves)
                 if not costed:
                     ctx.lower_bound = max(ctx.lower_bound, item.extra.get("no_plan_up_to", lower - 1) + 1)
+                ctx.report()
                 ctx.poll()
             else:
                 outcome = item

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzleplan.models.base import Model, ModelBase, ModelError, quote
-from puzzleplan.models.document import Document, parse_document, read_document
+from puzzleplan.models.document import STDIN, Document, parse_document, read_document, read_stdin
 from puzzleplan.models.family import Family, families, family, resolve
 
 def family_class(name: str) -> Any:
@@ -51,8 +51,14 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
 
     `overrides` replace top-level fields (e.g. {"metric": "slide"} from the command line).
     Level collections (files whose suffix a family declares, e.g. Sokoban's .xsb/.sok) hold many
-    levels; `level` picks one by number or title.
+    levels; `level` picks one by number or title. `-` reads a YAML puzzle from standard input
+    (errors name `<stdin>`; a caller loading it twice reads it once and calls `loads`).
     """
+    if str(path) == "-":
+        if level is not None:
+            raise ModelError(f"{STDIN}: --level is for level collections, read from their files; "
+                             "standard input holds one YAML puzzle")
+        return loads(read_stdin(), STDIN, overrides)
     suffix = Path(path).suffix.lower()
     reader = _collection_reader(suffix)
     if reader is not None:
@@ -77,9 +83,11 @@ def _collection_reader(suffix: str) -> Any:
     return None
 
 
-def loads(text: str, source: str = "<text>") -> Model:
+def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = None) -> Model:
     """Like `load`, from YAML text."""
-    return from_document(parse_document(text, source))
+    doc = parse_document(text, source)
+    doc.override(overrides or {})
+    return from_document(doc)
 
 
 __all__ = ["Family", "families", "family", "Model", "ModelBase", "ModelError", "Document", "load", "loads", "family_class"]

@@ -5,6 +5,7 @@ admissible heuristic and rendering for one puzzle. Engines only see this protoco
 """
 from __future__ import annotations
 
+import importlib
 import reprlib
 from typing import Any, ClassVar, Hashable, Iterator, Protocol, Sequence, TypeVar, runtime_checkable
 
@@ -154,6 +155,15 @@ class ModelBase:
         cap = "" if self.max_moves is None else f", cap {self.max_moves}"
         name = f" {quote(self.name)}" if self.name else ""
         return f"<{type(self).__name__}{name}: {self.family}{size}, metric {self.metric}{cap}>"
+
+    def _repr_svg_(self) -> str | None:
+        """In a notebook: the start's picture (beside the goal where the family draws it as a
+        state); None, so the text repr shows, when it cannot be drawn."""
+        try:   # by name, as Family specs are: the pictures sit above the models
+            model_svg = importlib.import_module("puzzleplan.plans.render.notebook").model_svg
+        except Exception:   # a repr must never raise
+            return None
+        return model_svg(self)
 
     def h(self, state: Any) -> int:
         return 0

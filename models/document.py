@@ -406,12 +406,31 @@ def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MA
         raise ModelError(f"{path}: is a directory, expected {expected}") from None
     except OSError as exc:
         raise ModelError(f"{path}: cannot read: {exc.strerror or type(exc).__name__}") from None
+    return _decoded(data, str(path), limit, expected)
+
+
+def _decoded(data: bytes, source: str, limit: int, expected: str) -> str:
+    """`data` (read up to limit + 1 bytes) as UTF-8 text, or a one-line ModelError naming `source`."""
     if len(data) > limit:
-        raise ModelError(f"{path}: larger than {limit:,} bytes; expected {expected}")
+        raise ModelError(f"{source}: larger than {limit:,} bytes; expected {expected}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ModelError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ModelError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+STDIN = "<stdin>"   # the source name of a puzzle read from standard input (`-` as the file)
+
+
+def read_stdin(limit: int = MAX_FILE_BYTES) -> str:
+    """Standard input's UTF-8 text (at most `limit` bytes), read once by the caller."""
+    import sys
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        data = stream.read(limit + 1) if stream is not None else (sys.stdin.read(limit + 1) or "").encode("utf-8")
+    except (OSError, ValueError, AttributeError) as exc:   # closed or absent (python -c, a daemon)
+        raise ModelError(f"{STDIN}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return _decoded(data, STDIN, limit, "a puzzle file")
 
 
 def read_document(path: str | Path) -> Document:

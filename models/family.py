@@ -71,6 +71,9 @@ class Family:
                  `cache_dir`, `clear_cache`, `DEFAULT_BUDGET_SECONDS` (the `pdb` command)
     task:        `compile(model) -> Compiled`: the puzzle as a planning task (models/task/ir.py),
                  from which the generic engines, encodings, PDDL export and checker work
+    picture:     `draw(model, state) -> Scene` (plans/render/scene.py): one state as a picture;
+                 its module may add `goal_state(model)`, a state showing the goal (drawn beside
+                 the start). None: the generic view of `model.render(state)` (plans/render)
     """
 
     name: str
@@ -90,6 +93,7 @@ class Family:
     warm_up: str | None = None
     pattern_databases: str | None = None
     task: str | None = None
+    picture: str | None = None
 
     def model_class(self) -> Any:
         return resolve(self.model)

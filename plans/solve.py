@@ -55,11 +55,11 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
     ctx = ctx or SearchContext(request.limits)
     reason = engines.supports(name, model)
     if reason is not None:
-        return Result(Status.UNSUPPORTED, name, stats=ctx.finish(), message=reason)
+        return Result(Status.UNSUPPORTED, name, stats=ctx.finish(), message=reason, model=model)
     run = engines.engine(name)  # imported before the clock starts: stats.seconds is the search's own time
     reason = model.unsolvable_reason()
     if reason is not None:
-        return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason)
+        return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason, model=model)
     ctx.restart_clock()
     try:
         result = run(model, request, ctx)
@@ -73,7 +73,7 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
         report = verify_plan(model, result)
         if not report.valid:
             raise EngineBug(f"engine {name} returned a plan the checker rejects: {report.error}")
-    return result
+    return replace(result, model=model)   # for pictures in a notebook (Result._repr_html_)
 
 
 def verify_plan(model: Model, result: Result) -> CheckReport:

@@ -19,12 +19,14 @@ certificate share it.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
+from puzzleplan.plans.core.progress import Line, Progress
 from puzzleplan.plans.core.types import Limits, Request, Result, Status
 from puzzleplan.plans.core.words import count
 
@@ -157,39 +159,50 @@ def check_solver(name: str) -> str:
 
 
 def native_optimum(model: Model, limits: Limits | None = None, time_limit: float | None = None,
-                   quiet: bool = True) -> Result:
+                   progress: Progress | None = None) -> Result:
     """The family's optimal engine on `model` (the file's cap applies), under `limits` with the
-    time limit replaced by `time_limit` when given; progress on a terminal unless `quiet`."""
+    time limit replaced by `time_limit` when given; its progress on the `progress` display."""
     from puzzleplan.plans.solve import solve
     limits = limits if limits is not None else Limits()
     if time_limit is not None:
         limits = replace(limits, time_limit=time_limit)
-    ctx = SearchContext.for_terminal(limits, quiet=quiet)
+    ctx = SearchContext(limits, progress)
     return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=limits), ctx)
 
 
 def verify(model: Model, claim: int | None = None, encodings: list[str] | None = None,
            solver: str = DEFAULT_SOLVER, workers: int | None = None, limits: Limits | None = None,
-           quiet: bool = True) -> Verification:
+           progress: Progress | None = None) -> Verification:
     """Prove (or refute) that `claim` (default: the native optimum) is the minimal move count
     (the minimal cost, on a task with action costs).
 
     encodings: names of the model's encodings (default: per backend, the family's first and the
     first generic one);
     solver: the python-sat solver of the SAT encodings; workers: CP-SAT threads; limits: as for
-    `solve`, its time limit covering the whole verification. Unknown encodings or solvers raise
+    `solve`, its time limit covering the whole verification; progress: a display for a bar over
+    the rows (`Progress.for_terminal()`; default none). Unknown encodings or solvers raise
     ValueError (UnknownEncoding, NoEncodings, UnknownSolver) naming the choices.
     """
-    from puzzleplan.encoders.certify import Certificate, certify
     limits = limits if limits is not None else Limits()
     chosen = choose_encodings(model, encodings, one_per_backend=True)
     check_solver(solver)
+    rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
+    try:
+        return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar)
+    finally:
+        rows_bar.remove()
+
+
+def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, workers: int | None, limits: Limits,
+            progress: Progress | None, rows_bar: Line) -> Verification:
+    """verify() once its arguments are checked; `rows_bar` counts the solver calls."""
+    from puzzleplan.encoders.certify import Certificate, certify
     ends = None if limits.time_limit is None else time.monotonic() + limits.time_limit
 
     def remaining() -> float | None:
         return None if ends is None else max(0.0, ends - time.monotonic())
 
-    native = native_optimum(model, limits, remaining(), quiet)
+    native = native_optimum(model, limits, remaining(), progress)
     if native.plan is None or not native.status.has_plan:
         return Verification(native.status.value, None, claim, None, [], native.status.exit_code,
                             native.message, native)
@@ -210,10 +223,14 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
                             native.stats.seconds, list(native.plan.moves), True, kind="plan", horizon=optimum,
                             answer="holds")
     rows = [first]
+    finished = itertools.count(1)   # solver calls done: the native search, then one per step
+
+    def step(what: str) -> None:
+        rows_bar.update(label=f"verify: {what}", done=next(finished))
     if cost_claim:
-        rows += certify_cost(model, claim, native.plan.length, chosen, solver, workers, remaining)
+        rows += certify_cost(model, claim, native.plan.length, chosen, solver, workers, remaining, step)
     else:
-        rows += certify(model, claim, chosen, solver, workers, remaining)
+        rows += certify(model, claim, chosen, solver, workers, remaining, step)
     conflicting = [r for r in rows if r.contradicts(optimum)]
     # what proves, for every plan, that none is cheaper than the optimum: an optimal native
     # engine (whatever the claim), and the bound rows that hold

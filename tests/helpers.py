@@ -1,7 +1,9 @@
-"""Shared test helpers: run the CLI in-process and capture its output."""
+"""Shared test helpers: run the CLI in-process and capture its output; find Fast Downward."""
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 from typing import Any
 
 from puzzleplan.plans.cli import main
@@ -16,3 +18,12 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 def run_json(capsys, *args: str) -> tuple[int, dict[str, Any]]:
     code, out, _ = run_cli(capsys, *args, "--json")
     return code, json.loads(out)
+
+
+def fast_downward() -> Path | None:
+    """The driver script that the up-fast-downward package ships (None when not installed)."""
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or spec.origin is None:
+        return None
+    script = Path(spec.origin).parent / "downward" / "fast-downward.py"
+    return script if script.is_file() else None

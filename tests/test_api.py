@@ -1,6 +1,7 @@
 """The public Python API (`import puzzleplan`) works as its docstring says."""
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -16,9 +17,16 @@ SIX = EXAMPLES / "tiles" / "small-2x3.yaml"
 LOYD = EXAMPLES / "tiles" / "unsolvable-loyd.yaml"
 
 
+def test_the_docstring_runs_as_written(monkeypatch) -> None:
+    import doctest
+    monkeypatch.chdir(EXAMPLES.parent)            # its paths are from the repository's root
+    failed, attempted = doctest.testmod(puzzleplan, verbose=False)
+    assert attempted >= 5 and failed == 0
+
+
 def test_the_names_the_docstring_promises() -> None:
-    for name in ("load", "loads", "solve", "verify", "check", "explore", "Request", "Limits", "Status", "Result",
-                 "Plan", "__version__"):
+    for name in ("load", "loads", "solve", "verify", "check", "explore", "render", "render_file", "show", "write_plan",
+                 "Request", "Limits", "Status", "Result", "Plan", "__version__"):
         assert hasattr(puzzleplan, name), name
         assert name in dir(puzzleplan)
     assert puzzleplan.Status.OPTIMAL.value == "optimal"
@@ -101,6 +109,45 @@ def test_explore() -> None:
     assert out.complete and out.reachable == 180 and sum(out.per_depth) == 180
     partial = puzzleplan.explore(puzzleplan.load(EXAMPLES / "tiles" / "eight-31.yaml"), max_states=5000)
     assert not partial.complete and "state limit" in partial.message
+
+
+def test_progress_none_and_true_give_the_same_answers(capsys) -> None:
+    model = puzzleplan.load(SIX)
+    for progress in (True, False):
+        quiet, shown = puzzleplan.solve(model, "bfs"), puzzleplan.solve(model, "bfs", progress=progress)
+        assert (shown.status, shown.plan.moves, shown.stats.nodes) == (quiet.status, quiet.plan.moves, quiet.stats.nodes)
+        assert puzzleplan.explore(model, progress=progress).per_depth == puzzleplan.explore(model).per_depth
+    small = puzzleplan.load(SMALL)
+    found = puzzleplan.verify(small, encodings=["tiles-moves"], progress=True)
+    assert (found.status, found.optimal) == ("verified", 11)
+    assert capsys.readouterr() == ("", "")     # stderr is no terminal here: not one byte
+    with pytest.raises(TypeError, match="progress: expected None, True, False or a Progress"):
+        puzzleplan.solve(model, progress="yes")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_reaches_the_display(monkeypatch) -> None:
+    from puzzleplan.plans.core.progress import Progress
+    monkeypatch.setenv("PUZZLEPLAN_PROGRESS_INTERVAL", "0.000001")   # every poll reports
+    monkeypatch.setenv("TERM", "xterm")
+    model = puzzleplan.load(SIX)
+    for call, label in ((lambda p: puzzleplan.solve(model, "bfs", progress=p), "bfs"),
+                        (lambda p: puzzleplan.explore(model, progress=p), "explore"),
+                        (lambda p: puzzleplan.verify(puzzleplan.load(SMALL), encodings=["tiles-moves"], progress=p),
+                         "verify: native optimum")):
+        screen = _Terminal()
+        with Progress(screen, width=80) as display:      # the caller's display, left open by the call
+            call(display)
+            assert display.enabled
+        assert label in screen.getvalue(), label
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)         # True: stderr when it is a terminal
+    assert puzzleplan.solve(model, "bfs", progress=True).plan.length == 13
+    assert "bfs" in terminal.getvalue()
 
 
 def test_readable_reprs() -> None:

@@ -3,7 +3,6 @@ stated optimum), the `puzzle: pddl` family (examples, errors, plan text), and a 
 IR -> PDDL -> IR on random tasks."""
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogue import CASES, EXAMPLES
-from helpers import run_cli, run_json
+from helpers import fast_downward, run_cli, run_json
 from puzzleplan.encoders.pddl import action_names, exporter_supports, moves_from_planner_plan, task_pddl
 from puzzleplan.models import ModelError, load, loads
 from puzzleplan.models.pddl.plan import tokens
@@ -26,16 +25,9 @@ from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
 
 
-def _fast_downward() -> Path | None:
-    """The driver script that the up-fast-downward package ships (None when not installed)."""
-    spec = importlib.util.find_spec("up_fast_downward")
-    if spec is None or spec.origin is None:
-        return None
-    script = Path(spec.origin).parent / "downward" / "fast-downward.py"
-    return script if script.is_file() else None
 
 
-FD = _fast_downward()
+FD = fast_downward()
 needs_fd = pytest.mark.skipif(FD is None, reason="up-fast-downward is not installed (pip install -e '.[test]')")
 UNSOLVABLE = (10, 11)   # Fast Downward's exit codes: translator or search proved no plan exists
 

@@ -27,4 +27,5 @@ FAMILY = Family(
     notations=("grid", "yaml"),
     sample="puzzleplan.models.blocks:SAMPLE",
     task="puzzleplan.models.blocks.task:compile_task",
+    picture="puzzleplan.models.blocks.picture:draw",
 )

@@ -34,6 +34,8 @@ FAMILY = Family(
         "cp-rh-bool": "puzzleplan.encoders.cpsat.rush_hour:RushHourBool",
     },
     engines={"plan": "puzzleplan.models.rush_hour.planning"},
+    collections={".txt": "puzzleplan.models.rush_hour.database:load_collection"},
     sample="puzzleplan.models.rush_hour:SAMPLE",
     task="puzzleplan.models.rush_hour.task:compile_task",
+    picture="puzzleplan.models.rush_hour.picture:draw",
 )

@@ -33,4 +33,5 @@ FAMILY = Family(
                  ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",
     task="puzzleplan.models.sokoban.task:compile_task",
+    picture="puzzleplan.models.sokoban.picture:draw",
 )

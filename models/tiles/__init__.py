@@ -55,4 +55,5 @@ FAMILY = Family(
     warm_up="puzzleplan.models.tiles:WARM_UP",
     pattern_databases="puzzleplan.models.tiles.pdb",
     task="puzzleplan.models.tiles.task:compile_task",
+    picture="puzzleplan.models.tiles.picture:draw",
 )

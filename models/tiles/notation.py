@@ -6,7 +6,9 @@ YAML (`puzzle: tiles`):
     notation                 grid (default: rows of whitespace-separated faces, '_' blank)
                              hex  (rows of hex digits such as `7632 58F4 E1DC BA90`, 0 blank)
                              korf (one line of numbers, cell by cell, 0 blank; goal 0 1 2 ...)
-    start, goal              the two layouts (goal optional for korf)
+    start, goal              the two layouts; without goal: korf's is 0 1 2 ... (blank first),
+                             the others' the faces sorted (numbers by value, then the rest
+                             alphabetically) with the blank last
     rows, cols               board size, only for korf when the board is not square
     max_moves                the move cap
     metric                   step (the only metric of this family)
@@ -56,7 +58,7 @@ def read(doc: Document, metrics: Sequence[str]) -> TilesFile:
             if doc.has(key):
                 raise doc.error(key, "only used with notation: korf (other notations give the size by their rows)")
         start = _grid(doc, "start", notation)
-        goal = _grid(doc, "goal", notation)
+        goal = _grid(doc, "goal", notation) if doc.has("goal") else standard_goal(start)
     _check_board(doc, "start", start)
     _check_board(doc, "goal", goal)
     if (len(start), len(start[0])) != (len(goal), len(goal[0])):
@@ -155,6 +157,16 @@ def _korf_grid(doc: Document, key: str) -> Grid:
         raise doc.error(key, f"expected {rows * cols} cells for {rows}x{cols}, got {n}")
     faces = [BLANK if t == "0" else str(int(t)) for t in tokens]
     return tuple(tuple(faces[r * cols:(r + 1) * cols]) for r in range(rows))
+
+
+def standard_goal(start: Grid) -> Grid:
+    """The goal of a grid or hex file without `goal:`: the start's faces in order row by row
+    (faces that are numbers by value, then the others alphabetically; repeats kept), blank last."""
+    faces = [f for row in start for f in row if f != BLANK]
+    faces.sort(key=lambda f: (0, int(f), f) if f.isascii() and f.isdigit() else (1, 0, f))
+    faces.append(BLANK)
+    cols = len(start[0])
+    return tuple(tuple(faces[r * cols:(r + 1) * cols]) for r in range(len(start)))
 
 
 def _korf_goal(rows: int, cols: int) -> Grid:

@@ -204,7 +204,9 @@ def build_databases(geometry: Geometry, patterns: Sequence[Pattern], progress: P
                 raise _Cancelled()
             if parallel:
                 report()
-        return store_table(build_table(p, step, parallel), face_names, directory, min_cached)
+        table = store_table(build_table(p, step, parallel), face_names, directory, min_cached)
+        done[p.key()] = p.entries   # built: it counts whole (some placements may be unreachable)
+        return table
 
     report()   # a limit already passed stops before the first allocation
     cancel = threading.Event()

@@ -18,7 +18,17 @@ What `import puzzleplan` gives:
     verify(model, claim=None, encodings=None, solver="cadical195", workers=None, limits=None,
            **limit keywords) -> Verification    the optimum, proved by SAT and CP-SAT certificates
     check(model, plan, notation=None) -> CheckReport   the independent checker
+    render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0) -> str | bytes
+    render_file(model, path, plan=None, to=None, ...) -> Rendering
+                                                a picture (svg, png) or a plan's animation
+                                                (svg, gif, an html player); plans/render
+    show(model, state=None) -> Picture          a state's picture (default: the start) that a
+                                                notebook displays; in Jupyter a model shows its
+                                                start, a result its plan's player, and
+                                                result.animate() gives that player's HTML page
     explore(model, workers=1, limits=None, **limit keywords) -> Exploration
+    write_plan(model, moves, fmt="puzzleplan") -> str   a plan file's text: puzzleplan, fd (Fast
+                                                Downward's plan for the PDDL export) or lurd (Sokoban)
     Request, Limits, Status, Result, Plan, Stats, ModelError, __version__
 
 Keywords of `solve`, `verify` and `explore`:
@@ -28,6 +38,9 @@ Keywords of `solve`, `verify` and `explore`:
                                         file's cap applies unless max_moves says otherwise
     anything else (solve)               an engine option, e.g. heuristic="pdb", workers=2,
                                         encoding="tiles-moves", solver="glucose4", native=False
+    progress                            None (default): silent; True: the command line's display
+                                        on stderr when it is a terminal; or a Progress
+                                        (puzzleplan.plans.core.progress), which the caller closes
 Keywords given with a `request` (or `limits`) replace its fields.
 
 An unknown engine, encoding or option is a ValueError (TypeError for an option) naming the
@@ -37,10 +50,12 @@ numba nor OR-Tools (module attributes are resolved on first access).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from puzzleplan.plans.check import CheckReport
+    from puzzleplan.plans.core.progress import Progress
     from puzzleplan.plans.core.types import Limits, Request, Result
     from puzzleplan.plans.explore import Exploration
     from puzzleplan.plans.verify import Verification
@@ -62,6 +77,10 @@ _LAZY: dict[str, str] = {
     "CheckReport": "puzzleplan.plans.check:CheckReport",
     "Verification": "puzzleplan.plans.verify:Verification",
     "Exploration": "puzzleplan.plans.explore:Exploration",
+    "render": "puzzleplan.plans.render:render",
+    "render_file": "puzzleplan.plans.render:render_file",
+    "show": "puzzleplan.plans.render.notebook:picture",
+    "write_plan": "puzzleplan.plans.planfile:write_plan",
 }
 
 ENGINE_OPTIONS = frozenset({
@@ -107,14 +126,33 @@ def _limits(limits: Any, keywords: dict[str, Any]) -> "Limits":
     return replace(base, **changes) if changes else base
 
 
-def solve(model: Any, engine: str | None = None, request: "Request | None" = None, **keywords: Any) -> "Result":
+@contextmanager
+def _display(progress: "Progress | bool | None") -> Iterator["Progress | None"]:
+    """The progress display a `progress=` keyword asks for: None or False silent, True one on
+    stderr when it is a terminal (closed on the way out), a Progress as given (the caller's)."""
+    from puzzleplan.plans.core.progress import Progress
+    if progress is None or progress is False:
+        yield None
+    elif progress is True:
+        with Progress.for_terminal() as display:
+            yield display
+    elif isinstance(progress, Progress):
+        yield progress
+    else:
+        raise TypeError(f"progress: expected None, True, False or a Progress, got {type(progress).__name__}")
+
+
+def solve(model: Any, engine: str | None = None, request: "Request | None" = None,
+          progress: "Progress | bool | None" = None, **keywords: Any) -> "Result":
     """Solve `model` with `engine` (default: the family's optimal one; greedy for any_plan
     without a cap). The plan in the result has been replayed by the independent checker.
 
     Keywords: max_moves, any_plan, time_limit, max_states, memory_mb, and engine options (see
     the module docstring); they replace the fields of `request` when both are given.
+    progress: None (silent), True (a display on stderr when it is a terminal) or a Progress.
     """
     from dataclasses import replace
+    from puzzleplan.plans.core.context import SearchContext
     from puzzleplan.plans.core.types import Request
     from puzzleplan.plans.solve import check_engine_name, solve as run
     if engine is not None:
@@ -133,7 +171,8 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
         request = replace(request, **fields)
     if request.options.get("encoding") is not None:
         _check_encoding(model, request.options["encoding"])
-    return run(model, engine, request)
+    with _display(progress) as display:
+        return run(model, engine, request, SearchContext(request.limits, display))
 
 
 def _check_encoding(model: Any, name: str) -> None:
@@ -145,15 +184,18 @@ def _check_encoding(model: Any, name: str) -> None:
 
 
 def verify(model: Any, claim: int | None = None, encodings: list[str] | None = None, solver: str = "cadical195",
-           workers: int | None = None, limits: "Limits | None" = None, **keywords: Any) -> "Verification":
+           workers: int | None = None, limits: "Limits | None" = None, progress: "Progress | bool | None" = None,
+           **keywords: Any) -> "Verification":
     """Prove (or refute) the minimal move count: the native optimum, then per encoding a checked
     plan of that length and an UNSAT proof below it. One time limit covers it all.
-    Returns a Verification (status verified | refuted | disagreement | limit_reached, ...)."""
+    Returns a Verification (status verified | refuted | disagreement | limit_reached, ...).
+    progress: None (silent), True (a display on stderr when it is a terminal) or a Progress."""
     from puzzleplan.plans.verify import verify as run
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"verify() got an unexpected keyword {sorted(keywords)[0]!r}")
-    return run(model, claim, encodings, solver, workers, limits)
+    with _display(progress) as display:
+        return run(model, claim, encodings, solver, workers, limits, display)
 
 
 def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
@@ -169,23 +211,27 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     return check_plan(model, plan, notation)
 
 
-def explore(model: Any, workers: int = 1, limits: "Limits | None" = None, **keywords: Any) -> "Exploration":
+def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
+            progress: "Progress | bool | None" = None, **keywords: Any) -> "Exploration":
     """Every state reachable from the start, breadth-first: counts per depth, the nearest goal.
     A limit ends it with partial counts (complete=False). workers > 1: threads over packed
-    states where the family has them, else processes."""
+    states where the family has them, else processes. progress: None (silent), True (a
+    display on stderr when it is a terminal) or a Progress."""
     from puzzleplan.plans.core.context import SearchContext
     from puzzleplan.plans.explore import explore as run
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"explore() got an unexpected keyword {sorted(keywords)[0]!r}")
-    ctx = SearchContext(limits)
-    if workers > 1:
-        from puzzleplan.plans.search.layered import packed_space
-        if packed_space(model) is None:
-            from puzzleplan.plans.parallel.pbfs import explore_parallel
-            return explore_parallel(model, workers, ctx)
-    return run(model, ctx, workers=workers)
+    with _display(progress) as display:
+        ctx = SearchContext(limits, display)
+        if workers > 1:
+            from puzzleplan.plans.search.layered import packed_space
+            if packed_space(model) is None:
+                from puzzleplan.plans.parallel.pbfs import explore_parallel
+                return explore_parallel(model, workers, ctx)
+        return run(model, ctx, workers=workers)
 
 
 __all__ = ["CheckReport", "Exploration", "Limits", "ModelError", "Plan", "Request", "Result", "Stats", "Status",
-           "Verification", "__version__", "check", "check_plan", "explore", "load", "loads", "solve", "verify"]
+           "Verification", "__version__", "check", "check_plan", "explore", "load", "loads", "render",
+           "render_file", "show", "solve", "verify", "write_plan"]

@@ -68,14 +68,16 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
     PlanNotationError when text cannot be read unambiguously.
     """
+    from puzzleplan.plans.planfile import is_fd_text, read_lurd, writes_lurd   # it imports this package
     desc = family_of(model)
     own = desc is not None and desc.checker is not None
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
-    elif desc is not None and plan.lstrip().startswith("(") and (desc.checker != TASK_CHECKER
-                                                                   or _exported_names(model, plan)):
+    elif is_fd_text(plan) and (own and desc.checker != TASK_CHECKER or _exported_names(model, plan)):
         tokens = _planner_plan(model, plan)
+    elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
+        tokens = read_lurd(plan)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
     elif (not own or desc.checker == TASK_CHECKER) and not has_separators(plan) and plan.strip():
@@ -103,13 +105,19 @@ _EXPORTED = re.compile(r"^\(\s*([^\s()]+_\d+)\s*\)")
 
 
 def _exported_names(model: Any, text: str) -> bool:
-    """Whether a plan of a task-checked family (rules, PDDL) names the actions of its PDDL
-    export (`(up_0)`) rather than its own moves: its first move is no move name of the task."""
+    """Whether a plan of a task-checked family (rules, PDDL, user classes) names the actions of
+    its PDDL export (`(up_0)`) rather than its own moves: its first move is no move name of the task."""
     from puzzleplan.plans.check.task import normal_name, task_of
-    first = _EXPORTED.match(text.lstrip())
+    from puzzleplan.plans.planfile import strip_comments
+    body = strip_comments(text)
+    first = _EXPORTED.match(body.lstrip())
     if first is None:
+        return not body.strip()   # comments alone: Fast Downward's plan of no moves
+    from puzzleplan.models.task.compile import NotCompilable
+    try:
+        names = {normal_name(a.name, True) for a in task_of(model).actions}
+    except NotCompilable:   # a user class too large to enumerate: no export to name
         return False
-    names = {normal_name(a.name, True) for a in task_of(model).actions}
     return normal_name(f"({first.group(1)})", True) not in names
 
 

@@ -5,9 +5,10 @@ import argparse
 from typing import Any
 
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of, load_model, quiet,
-                                         write_atomically)
+from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of, load_model,
+                                         progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
+from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.words import clip
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
@@ -37,7 +38,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     model = load_model(args)
     encodings = _encodings_arg(model, args.encodings, True)
     _check_solvers([args.solver], "--solver")
-    found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), quiet=quiet(args))
+    with progress_for(args) as progress:
+        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress)
     if args.json:
         print_json(found.as_dict())
     else:
@@ -46,15 +48,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    model = load_model(args)
+    with progress_for(args) as progress:
+        return _compare(args, model, progress)
+
+
+def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
+    """compare's table under its progress display: a bar over the rows (printed above it)."""
     import csv
     from dataclasses import asdict
+    from puzzleplan.encoders.base import encoding_class
     from puzzleplan.encoders.certify import compare, costed, proof_options
-    model = load_model(args)
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
     horizon = args.horizon
     if horizon is None:
-        native = native_optimum(model, limits_of(args), quiet=quiet(args))
+        native = native_optimum(model, limits_of(args), progress=progress)
         if not native.status.has_plan:
             raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
         horizon = native.plan.length
@@ -68,7 +77,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"puzzle:  {describe(model)}  horizon {horizon}, goal {options.goal}")
         print(header)
+    runs = sum(len(args.solvers) if encoding_class(name).backend == "sat" else 1 for name in encodings) * args.repeat
+    rows_bar = progress.counted(f"compare at horizon {horizon}", runs)
     for t in compare(model, horizon, encodings, args.solvers, args.repeat, options, args.workers, args.time_limit):
+        rows_bar.update(advance=1, label=f"compare: {t.encoding} {t.solver} done")
         trials.append(t)
         if not args.json:
             length = "" if t.length is None else str(t.length)
@@ -149,15 +161,16 @@ def _backend_encodings(model: Any, backend: str) -> list[str]:
 def cmd_decode(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.export import decode_dimacs
     model = load_model(args)
+    map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
-        map_text = open(args.map, encoding="utf-8").read()
+        map_text = open(map_path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{clip(args.map)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise InputError(f"{clip(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     solution = _solution_text(args.solution)
     try:
         moves = decode_dimacs(model, map_text, solution)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise InputError(f"{clip(args.map)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
+        raise InputError(f"{clip(map_path)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
     report = check_plan(model, moves, "printed")
     if args.json:
         print_json({"plan": moves, "length": len(moves), **report.as_dict()})

@@ -5,9 +5,9 @@ import argparse
 import sys
 from typing import Any
 
-from puzzleplan.plans.check import check_plan, read_plan_argument
+from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, partition_groups, pattern_databases, quiet,
+                                         load_model, partition_groups, pattern_databases, progress_for, quiet,
                                          write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
@@ -22,23 +22,85 @@ def cmd_solve(args: argparse.Namespace) -> int:
         model = model.with_changes(max_moves=args.max_moves)  # models are immutable: a new one
     if args.all_optimal or args.count_only or args.limit:
         return _all_optimal(args, model)
+    _check_plan_format(args, model)
+    render_to = _render_format(args)
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),
                       options=_engine_options(args, model))
     engine = args.engine or default_engine(model, request)
     _note_cold_kernels(model, engine, args)
-    ctx = SearchContext.for_terminal(request.limits, quiet=quiet(args))
-    result = solve(model, engine, request, ctx)
+    with progress_for(args) as progress:
+        result = solve(model, engine, request, SearchContext(request.limits, progress))
     if result.plan is not None and hasattr(model, "plan_summary"):
         result.stats.extra.update(model.plan_summary(result.plan.moves))
     if result.status is Status.UNSUPPORTED:  # exit 2, so the reason is also the one error line
         print(f"puzzleplan: error: engine {result.engine}: {' '.join(result.message.split()) or 'unsupported here'}",
               file=sys.stderr)
+    written = _write_plan_file(args, model, result)
+    rendered = _render(args, model, result, render_to)
     if args.json:
         print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
-                    "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL})
+                    "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL,
+                    **({"plan_file": written} if written else {}), **({"render": rendered} if rendered else {})})
     else:
-        print_result(model, result, args.show)
+        print_result(model, result, args.show, args.color)
+        if written:
+            print(f"wrote:   {written} ({args.plan_format})")
+        if rendered:
+            print(f"picture: {rendered['path']} ({rendered['format']}, {rendered['frames']} boards)")
     return result.status.exit_code
+
+
+def _check_plan_format(args: argparse.Namespace, model: Any) -> None:
+    """--plan-file/--plan-format, refused before any search when the format does not fit."""
+    from puzzleplan.plans.planfile import supports
+    if args.plan_file is None:
+        if args.plan_format != "puzzleplan":
+            raise InputError("--plan-format goes with --plan-file OUT")
+        return
+    reason = supports(model, args.plan_format)
+    if reason is not None:
+        raise InputError(f"--plan-format {args.plan_format}: {reason}")
+
+
+def _render_format(args: argparse.Namespace) -> str | None:
+    """--render OUT's picture format, refused before any search when OUT names none."""
+    if getattr(args, "render", None) is None:
+        return None
+    from puzzleplan.plans.cli.commands_tools import render_format
+    to = render_format(args.render)
+    if to == "png":   # a PNG is one board; a plan is drawn as an animation or a page
+        raise InputError(f"--render {args.render}: a plan is drawn as html, gif or svg; png is one board "
+                         "(`puzzleplan render FILE --plan PLAN --frame K -o OUT.png`)")
+    return to
+
+
+def _render(args: argparse.Namespace, model: Any, result: Any, to: str | None) -> dict[str, Any] | None:
+    """Draw the plan found into --render OUT (what was written; None: no file or no plan)."""
+    if to is None:
+        return None
+    if result.plan is None:
+        if not quiet(args):
+            print(f"puzzleplan: note: no plan, so {args.render} was not drawn", file=sys.stderr)
+        return None
+    from puzzleplan.plans.cli.commands_tools import write_rendering
+    return write_rendering(args, model, args.render, result.plan, to)
+
+
+def _write_plan_file(args: argparse.Namespace, model: Any, result: Any) -> str | None:
+    """Write the plan to --plan-file, all or nothing (None when there is no file or no plan)."""
+    if args.plan_file is None:
+        return None
+    if result.plan is None:
+        if not quiet(args):
+            print(f"puzzleplan: note: no plan, so {args.plan_file} was not written", file=sys.stderr)
+        return None
+    from puzzleplan.plans.planfile import PlanFormatError, write_plan
+    try:
+        text = write_plan(model, result.plan.moves, args.plan_format)
+    except PlanFormatError as exc:
+        raise InputError(f"--plan-format {args.plan_format}: {exc}") from None
+    write_atomically(args.plan_file, text)
+    return str(args.plan_file)
 
 
 def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> None:
@@ -57,13 +119,17 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     from puzzleplan.plans.all_optimal import all_optimal_plans
     if not args.all_optimal:
         raise InputError("--count-only and --limit go with --all-optimal")
-    ctx = SearchContext.for_terminal(limits_of(args), quiet=quiet(args))
-
+    if args.plan_file is not None:
+        raise InputError("--plan-file writes one plan; not with --all-optimal")
+    if getattr(args, "render", None) is not None:
+        raise InputError("--render draws one plan; not with --all-optimal")
     def checked(plan: list[str]) -> None:  # every listed plan is replayed, within the limits
         report = check_plan(model, plan, "printed")
         if not report.valid:
             raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
-    found = all_optimal_plans(model, ctx, count_only=args.count_only, limit=args.limit, accept=checked)
+    with progress_for(args) as progress:
+        found = all_optimal_plans(model, SearchContext(limits_of(args), progress), count_only=args.count_only,
+                                  limit=args.limit, accept=checked)
     if args.json:
         print_json({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()})
     else:
@@ -115,12 +181,13 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from puzzleplan.plans.explore import explore
     from puzzleplan.plans.search.layered import packed_space
     model = load_model(args)
-    ctx = SearchContext.for_terminal(limits_of(args), quiet=quiet(args))
-    if args.workers and packed_space(model) is None:
-        from puzzleplan.plans.parallel.pbfs import explore_parallel
-        out = explore_parallel(model, args.workers, ctx)
-    else:   # packed states: the array sweep, on threads when --workers asks for them
-        out = explore(model, ctx, workers=args.workers or 1)
+    with progress_for(args) as progress:
+        ctx = SearchContext(limits_of(args), progress)
+        if args.workers and packed_space(model) is None:
+            from puzzleplan.plans.parallel.pbfs import explore_parallel
+            out = explore_parallel(model, args.workers, ctx)
+        else:   # packed states: the array sweep, on threads when --workers asks for them
+            out = explore(model, ctx, workers=args.workers or 1)
     if args.json:
         print_json({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()})
     else:
@@ -134,7 +201,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         text = read_plan_argument(args.plan)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
-    report = check_plan(model, text, args.notation)
+    try:
+        report = check_plan(model, text, args.notation)
+    except PlanNotationError as exc:
+        if args.plan.startswith("@"):   # name the file the line is in
+            raise PlanNotationError(f"{clip(args.plan[1:], 80)}: {exc}") from None
+        raise
     if args.json:
         print_json(report.as_dict())
     else:

@@ -1,12 +1,11 @@
-"""The tool commands: pattern databases (pdb), engines, families, warm-up, compile."""
+"""The tool commands: pattern databases (pdb), engines, families, warm-up, compile, render."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, limits_of,
-                                         load_model, partition_groups, pattern_databases)
+                                         load_model, partition_groups, pattern_databases, progress_for)
 from puzzleplan.plans.cli.output import print_json
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.memory import resident_mb
@@ -32,13 +31,15 @@ def cmd_pdb(args: argparse.Namespace) -> int:
     model = load_model(args)
     tiles_pdb = pattern_databases(model, f"{args.file}: pdb build")
     partition = partition_groups(args.partition) if args.partition else None
-    ctx = SearchContext(limits_of(args))
-    show = _progress_printer() if sys.stderr.isatty() and not args.json and not args.quiet else None
+    with progress_for(args) as display:
+        return _pdb_build(args, model, tiles_pdb, partition, SearchContext(limits_of(args), display))
 
+
+def _pdb_build(args: argparse.Namespace, model: Any, tiles_pdb: Any, partition: list[list[str]] | None,
+               ctx: SearchContext) -> int:
+    """`pdb build`: its tables, built under the limits with a bar over the placements."""
     def progress(done: int, total: int) -> None:
-        ctx.poll()  # the time and memory limits stop a build (LimitReached)
-        if show is not None:
-            show(done, total)
+        ctx.count("building pattern databases", done, total)  # the time and memory limits stop a build
     limits = ctx.limits
     memory = float("inf") if limits.memory_mb is None else max(0.0, limits.memory_mb - resident_mb())
     # --budget also stops the build of an explicit --partition on time
@@ -51,15 +52,13 @@ def cmd_pdb(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(f"{args.file}: {exc}") from None
     except LimitReached as exc:
-        if show is not None:
-            sys.stderr.write("\n")
+        ctx.finish()
         if args.json:
             print_json({"status": "limit_reached", "message": str(exc), "seconds": round(ctx.elapsed(), 3)})
         else:
             print(f"status:  limit_reached: {exc}; nothing was cached for the unfinished tables")
         return EXIT_LIMIT
-    if show is not None:
-        sys.stderr.write("\n")
+    ctx.finish()
     rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
              "entries": int(t.data.shape[0])} for t in dbs.tables]
     if args.json:
@@ -68,13 +67,6 @@ def cmd_pdb(args: argparse.Namespace) -> int:
         print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded) "
               f"in {dbs.seconds:.2f} s, cache {tiles_pdb.cache_dir()}")
     return EXIT_OK
-
-
-def _progress_printer() -> Any:
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\r  building: {done:,} / {total:,} ({100 * done / max(total, 1):.0f}%)   ")
-        sys.stderr.flush()
-    return show
 
 
 def cmd_engines(args: argparse.Namespace) -> int:
@@ -132,4 +124,48 @@ def cmd_compile(args: argparse.Namespace) -> int:
         print_json(text.dump_data(task) if args.dump else text.summary(task))
     else:
         print(text.dump_text(task) if args.dump else text.summary_text(task))
+    return EXIT_OK
+
+
+def render_format(path: str, to: str | None = None) -> str:
+    """The picture format of OUT (from --to or its suffix), checked before any work."""
+    from puzzleplan.plans.render import RenderError, format_of
+    try:
+        return format_of(path, to)
+    except RenderError as exc:
+        raise InputError(str(exc)) from None
+
+
+def write_rendering(args: argparse.Namespace, model: Any, path: str, plan: Any, to: str,
+                    **options: Any) -> dict[str, Any]:
+    """Draw `plan` (None: the start) into `path`, all or nothing; what was written, for the output."""
+    from puzzleplan.plans.render import RenderError, render_file
+    try:
+        made = render_file(model, path, plan, to, **options)
+    except RenderError as exc:
+        raise InputError(f"{args.file}: {exc}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return {"path": str(path), "format": made.format, "frames": made.frames}
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """A picture of the puzzle, or an animation of a plan (checked first): svg, png, gif, html."""
+    from puzzleplan.plans.check import read_plan_argument
+    from puzzleplan.plans.core.words import clip, count
+    to = render_format(args.output, args.to)
+    model = load_model(args)
+    plan = None
+    if args.plan is not None:
+        try:
+            plan = read_plan_argument(args.plan)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {why}") from None
+    written = write_rendering(args, model, args.output, plan, to, frame=args.frame, seconds=args.seconds,
+                              scale=args.scale)
+    if args.json:
+        print_json({"file": args.file, **written})
+    else:
+        print(f"wrote {written['path']}: {written['format']}, {count(written['frames'], 'board')}")
     return EXIT_OK

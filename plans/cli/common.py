@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from puzzleplan.models import load
+from puzzleplan.models import load, loads
+from puzzleplan.models.document import STDIN, read_stdin
+from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.types import Limits
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
@@ -22,15 +24,23 @@ class InputError(Exception):
 
 
 def load_model(args: argparse.Namespace) -> Any:
-    """The puzzle of `args.file` (its --level), under --metric when one is given."""
+    """The puzzle of `args.file` (its --level), under --metric when one is given; `-` is
+    standard input, read once."""
     level = getattr(args, "level", None)
-    model = load(args.file, level=level)
+    if args.file == "-" and level is None:
+        text = read_stdin()
+        def reload(overrides: dict[str, Any] | None) -> Any:
+            return loads(text, STDIN, overrides)
+    else:
+        def reload(overrides: dict[str, Any] | None) -> Any:
+            return load(args.file, overrides, level=level)
+    model = reload(None)
     metric = getattr(args, "metric", None)
     if metric and metric != model.metric:
         if metric not in type(model).metrics:
             raise InputError(f"--metric: expected one of {', '.join(type(model).metrics)} "
                              f"for {model.family}, got {metric!r}")
-        model = load(args.file, {"metric": metric}, level=level)
+        model = reload({"metric": metric})
     return model
 
 
@@ -44,6 +54,11 @@ def limits_of(args: argparse.Namespace) -> Limits:
 def quiet(args: argparse.Namespace) -> bool:
     """No progress line: asked for (--quiet), or the output is JSON."""
     return bool(getattr(args, "quiet", False) or getattr(args, "json", False))
+
+
+def progress_for(args: argparse.Namespace) -> Progress:
+    """The command's progress display: on stderr when it is a terminal, unless quiet (see `quiet`)."""
+    return Progress.for_terminal(quiet=quiet(args))
 
 
 def describe(model: Any) -> str:

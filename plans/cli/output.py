@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+import sys
+from typing import Any, Callable, Sequence
 
 from puzzleplan.plans.cli.common import describe
 from puzzleplan.plans.core.types import Result, Status
@@ -23,8 +24,11 @@ def states_along(model: Any, moves: Sequence[str]) -> list[Any]:
     return states_by_move_names(model, moves)
 
 
-def print_result(model: Any, result: Result, show: bool) -> None:
-    """`solve`'s text: the puzzle, engine, status, plan, statistics (and boards with --show)."""
+def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -> None:
+    """`solve`'s text: the puzzle, engine, status, plan, statistics (and boards with --show).
+
+    colour: "auto" paints the boards in their pictures' colours only when stdout is a terminal,
+    NO_COLOR is unset and TERM is not dumb; "always", "never" (plans/render/terminal.py)."""
     print(f"puzzle:  {describe(model)}")
     print(f"engine:  {result.engine}")
     status = result.status
@@ -45,9 +49,27 @@ def print_result(model: Any, result: Result, show: bool) -> None:
     print(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, {timing}")
     if show and result.plan is not None:
         states = states_along(model, result.plan.moves)
+        paint = painter(model, colour)
         for i, state in enumerate(states):
             label = "start" if i == 0 else f"move {i}: {result.plan.moves[i - 1]}"
-            print(f"\n{label}\n{model.render(state)}")
+            print(f"\n{label}\n{paint(state)}")
+
+
+def painter(model: Any, colour: str = "auto") -> Callable[[Any], str]:
+    """A state's text picture for the terminal: `model.render`, in colour when `colour` asks
+    for it (see `print_result`). A picture that cannot be painted is printed plain."""
+    from puzzleplan.plans.render import terminal
+    if not terminal.wanted(colour, sys.stdout):
+        return model.render
+    system = terminal.colour_system()
+
+    def paint(state: Any) -> str:
+        text = model.render(state)
+        try:
+            return terminal.paint(model, state, text, system)
+        except Exception:   # a picture that fails must not cost the user the plan's boards
+            return text
+    return paint
 
 
 def print_exploration(model: Any, out: Any) -> None:

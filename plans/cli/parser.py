@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from puzzleplan.models.base import MAX_CAP
 from puzzleplan.plans.cli.common import DEFAULT, EXIT_INPUT
 from puzzleplan.plans.core.words import clip
+from puzzleplan.plans.planfile import FORMATS
 
 
 def whole(low: int, high: int | None = None) -> Any:
@@ -118,11 +119,12 @@ def _encoder_options(p: argparse.ArgumentParser) -> None:
 
 
 def _level(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--level", help="level collections (.xsb/.sok): the level's 1-based number or title")
+    p.add_argument("--level", help="level collections (.xsb/.sok): the level's 1-based number or title; "
+                                   "Fogleman's Rush Hour database (.txt): the puzzle's 1-based number or board")
 
 
 def _puzzle(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
+    p.add_argument("file", help="the puzzle file (YAML, or a level collection); '-' reads YAML from standard input")
     _level(p)
 
 
@@ -135,7 +137,15 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
     p.add_argument("--any", action="store_true", help="the first plan within the cap will do (fast)")
     p.add_argument("--metric", help="the move metric (family-specific, e.g. step or slide)")
     p.add_argument("--show", action="store_true", help="print every board of the plan")
+    p.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                   help="colour the --show boards: auto = on a terminal without NO_COLOR (default)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--plan-file", metavar="OUT", help="also write the plan to OUT (as `check` reads it)")
+    p.add_argument("--render", metavar="OUT",
+                   help="also draw the plan found: OUT.html (a page that plays it), .gif, .svg (animated)")
+    p.add_argument("--plan-format", choices=FORMATS, default="puzzleplan",
+                   help="the plan file's format: puzzleplan (the moves as printed), fd (Fast Downward's plan "
+                        "for `export --to pddl`), lurd (Sokoban)")
     p.add_argument("--all-optimal", action="store_true",
                    help="every optimal plan (as seed 004 collects every goal state before choosing)")
     p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
@@ -216,13 +226,26 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
 
     p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
     _puzzle(p)
-    p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs")
+    p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs "
+                                                               "(MAP or @MAP)")
     p.add_argument("solution", help="the solver's model ('v 1 -2 ... 0' lines or integers): a file, @FILE, or the text")
     p.add_argument("--metric")
     p.add_argument("--json", action="store_true")
 
 
 def _tool_commands(sub: Any) -> None:
+    p = sub.add_parser("render", help="draw the puzzle, or animate a plan: svg, png, gif, or an html player")
+    _puzzle(p)
+    p.add_argument("--plan", metavar="PLAN", help="the plan to animate (as `check` reads it), or @FILE")
+    p.add_argument("--to", choices=["svg", "png", "gif", "html"], help="the format (default: from OUT's suffix)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the file to write")
+    p.add_argument("--frame", type=whole(0, MAX_CAP), metavar="K",
+                   help="svg or png: the board after K moves of the plan")
+    p.add_argument("--seconds", type=seconds, default=0.6, metavar="S", help="seconds per move when playing (0.6)")
+    p.add_argument("--scale", type=float, default=1.0, metavar="X", help="png and gif: X times the size (1.0)")
+    p.add_argument("--metric")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("pdb", help="tiles pattern databases: build, list or clear the cache")
     pdb = p.add_subparsers(dest="pdb_command", required=True, parser_class=Parser)
     q = pdb.add_parser("build", help="build (or load) the databases a tiles puzzle uses")

@@ -1,17 +1,20 @@
-"""The budget every search runs under: limits, live statistics and a progress line.
+"""The budget every search runs under: limits, live statistics and its progress line.
 
 Engines call `ctx.poll()` every few thousand nodes. It is cheap (a counter check) and raises
 `LimitReached` when the time, state or memory limit is hit, so each engine needs no limit
 logic of its own; the runner turns the exception into an honest `limit_reached` result that
 keeps the statistics gathered so far (the same happens on Ctrl-C).
+
+Progress goes to the command's display (plans/core/progress.py): `poll()` forwards the phase,
+bound, depth, nodes, states and nodes/s at most every `progress.interval()` seconds as an open
+line, `count()` shows a counted step (a table build) and `finish()` takes the lines away.
 """
 from __future__ import annotations
 
-import sys
 import time
-from typing import TextIO
 
 from puzzleplan.plans.core.memory import resident_mb
+from puzzleplan.plans.core.progress import Line, Progress, interval
 from puzzleplan.plans.core.types import Limits, Stats
 
 
@@ -20,24 +23,21 @@ class LimitReached(Exception):
 
 
 class SearchContext:
-    """Limits + statistics + progress reporting for one engine run."""
+    """Limits + statistics + progress reporting for one engine run; `progress` is the
+    command's display (None or a silent one: no progress)."""
 
-    PROGRESS_EVERY = 0.5  # seconds between progress lines
-
-    def __init__(self, limits: Limits | None = None, progress: TextIO | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, progress: Progress | None = None) -> None:
         self.limits = Limits() if limits is None else limits
         self.stats = Stats()
         self.started = time.monotonic()
-        self._progress = progress
+        self._display = progress if progress is not None and progress.enabled else None
+        self._every = interval()
         self._last_progress = self.started
+        self._line: Line | None = None      # the open line of the search, from its first update
+        self._counted: Line | None = None   # a counted step (count()), while it runs
         self.phase = ""
+        self.depth_name = "depth"   # what the progress line calls stats.depth (SAT engines: "horizon")
         self.lower_bound: int | None = None  # proved so far: no plan is shorter (engines update it)
-
-    @classmethod
-    def for_terminal(cls, limits: Limits, quiet: bool = False) -> "SearchContext":
-        """A context that shows progress on stderr only when stderr is a terminal."""
-        stream = sys.stderr if (not quiet and sys.stderr.isatty()) else None
-        return cls(limits, stream)
 
     def restart_clock(self) -> None:
         """Start timing (and the time limit) now, e.g. after imports and checks before a search."""
@@ -53,8 +53,13 @@ class SearchContext:
         return max(0.0, self.limits.time_limit - self.elapsed())
 
     def poll(self) -> None:
-        """Check every limit; raise LimitReached when one is hit. Also prints progress."""
+        """Check every limit; raise LimitReached when one is hit. Also updates the progress line."""
         now = time.monotonic()
+        self._check(now)
+        if self._display is not None and now - self._last_progress >= self._every:
+            self.report(now)
+
+    def _check(self, now: float) -> None:
         lim = self.limits
         if lim.time_limit is not None and now - self.started >= lim.time_limit:
             raise LimitReached(f"time limit of {lim.time_limit:g} s reached")
@@ -62,20 +67,40 @@ class SearchContext:
             raise LimitReached(f"state limit of {lim.max_states} reached")
         if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
             raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached")
-        if self._progress is not None and now - self._last_progress >= self.PROGRESS_EVERY:
-            self._last_progress = now
-            s = self.stats
-            rate = s.nodes / max(now - self.started, 1e-9)
-            self._progress.write(
-                f"\r  {self.phase} depth {s.depth}  nodes {s.nodes:,}  states {s.states:,}"
-                f"  {rate:,.0f} nodes/s  {now - self.started:.1f}s   "
-            )
-            self._progress.flush()
+
+    def report(self, now: float | None = None) -> None:
+        """Show the statistics now (poll() does so every interval; steps that come seldom, such
+        as a horizon answered, call this to be shown at once)."""
+        if self._display is None:
+            return
+        now = time.monotonic() if now is None else now
+        self._last_progress = now
+        s = self.stats
+        fields = {"bound": self.lower_bound, self.depth_name: s.depth, "nodes": s.nodes, "states": s.states,
+                  "rate": s.nodes / max(now - self.started, 1e-9)}
+        if self._line is None:
+            self._line = self._display.open(self.phase or "search", since=self.started, **fields)
+        else:
+            self._line.update(label=self.phase or "search", **fields)
+
+    def count(self, label: str, done: int, total: int) -> None:
+        """A counted step inside the search (e.g. building tables): shown as a bar with an ETA
+        until done reaches total; checks the limits as poll() does (LimitReached)."""
+        if self._display is not None:
+            if self._counted is None and done < total:   # nothing to show when all is done (cached)
+                self._counted = self._display.counted(label, total, done)
+            elif self._counted is not None:
+                self._counted.update(label=label, done=done, total=total)
+            if done >= total and self._counted is not None:
+                self._counted.remove()
+                self._counted = None
+        self._check(time.monotonic())
 
     def finish(self) -> Stats:
-        """Stamp the elapsed time and clear the progress line."""
+        """Stamp the elapsed time and take the progress lines away."""
         self.stats.seconds = self.elapsed()
-        if self._progress is not None:
-            self._progress.write("\r" + " " * 100 + "\r")
-            self._progress.flush()
+        for line in (self._line, self._counted):
+            if line is not None:
+                line.remove()
+        self._line = self._counted = None
         return self.stats

@@ -2,10 +2,17 @@
 from __future__ import annotations
 
 import enum
+import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.core.memory import default_memory_limit_mb
+
+if TYPE_CHECKING:
+    from puzzleplan.plans.render.notebook import Page
+
+# What a result shows in Jupyter, imported by name when shown: the pictures sit above these types.
+NOTEBOOK = "puzzleplan.plans.render.notebook"
 
 
 class Status(str, enum.Enum):
@@ -135,6 +142,8 @@ class Result:
     lower_bound: int | None = None      # proved: no plan is shorter than this
     stats: Stats = field(default_factory=Stats)
     message: str = ""                   # why (unsolvable reason, limit hit, ...)
+    # the model solved, set by `solve()` so a notebook can draw the plan; not part of as_dict()
+    model: Any = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -156,6 +165,25 @@ class Result:
         why = " ".join(self.message.split())
         why = why if len(why) <= 60 else why[:57] + "..."
         return f"<Result {self.status.value} by {self.engine}{': ' + why if why else ''}>"
+
+    def animate(self, seconds: float = 0.6) -> "Page":
+        """The plan's HTML player: the page's text (a `str`), which a notebook shows as the
+        player. ValueError (one line) without a plan, or without the model (set by solve())."""
+        if self.plan is None:
+            raise ValueError(f"the result holds no plan ({self.status.value}): nothing to animate")
+        if self.model is None:
+            raise ValueError("the result does not hold its model (solve() sets it); "
+                             "use puzzleplan.render(model, result, to='html')")
+        animation = importlib.import_module(NOTEBOOK).animation
+        return animation(self.model, self, seconds)
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the plan's player; None (the text repr) when there is nothing to draw."""
+        try:
+            result_html = importlib.import_module(NOTEBOOK).result_html
+        except Exception:   # a repr must never raise
+            return None
+        return result_html(self)
 
 
 def _moves(n: int) -> str:

@@ -203,8 +203,7 @@ def searcher_for(model: Model, ctx: SearchContext, options: dict[str, Any]) -> D
             extra["memory_limit_mb"] = max(0.0, ctx.limits.memory_mb - resident_mb())
 
         def building(done: int, total: int) -> None:
-            ctx.phase = f"building pattern databases {100 * done // max(total, 1)}%"
-            ctx.poll()
+            ctx.count("building pattern databases", done, total)   # a bar; the limits stop the build
         fast = make(options.get("heuristic"), progress=building, **extra)
         if fast is not None:
             ctx.stats.extra["setup_seconds"] = round(ctx.elapsed() - started, 6)  # tables, compiled kernels

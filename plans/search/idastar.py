@@ -25,7 +25,7 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
         if cap is not None and bound > cap:
             return finish(ctx, "idastar", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=bound,
                           message=f"no plan within {count(cap, 'move')}: every plan needs at least {count(bound, 'move')}")
-        ctx.phase = f"idastar bound {bound}"
+        ctx.phase = "idastar"   # the display shows the bound (ctx.lower_bound)
         ctx.stats.depth = bound
         ctx.stats.extra["iterations"] += 1
         actions, next_bound = searcher.bounded(bound, ctx)

@@ -81,7 +81,6 @@ class _IDAStar:
         over_cap = DEAD_END if bound <= limit else bound
         while bound <= limit:
             ctx.lower_bound = bound
-            ctx.phase = f"bound {bound}"
             found, following, capped = self.iteration(bound, limit)
             if found is not None:
                 return Outcome(Status.OPTIMAL, found, sum(space.costs[a] for a in found))

@@ -1,0 +1,124 @@
+"""Fogleman's Rush Hour database (`rush.txt`): one puzzle a line, read as a level collection.
+
+A line holds `MOVES BOARD CLUSTER`, separated by spaces: the fewest moves that solve it (a move
+slides one vehicle any distance: this family's `slide` metric), the board as one string of
+rows*cols characters in the grid notation (`o` empty, `x` wall, `A` the primary, other letters
+vehicles; 36 for the classic 6x6), and the number of states reachable from it. Blank lines and
+lines starting with `#` are skipped (the published file has none; they let a sample say where
+it comes from). `--level N` picks the N-th puzzle line (1-based), or the puzzle whose board is
+the text given. The file is read line by line up to the puzzle asked for, so the whole
+database (2.5 million lines, over 100 MB) needs no more memory than one line.
+
+The two figures become `expect: {optimal_slide: MOVES, reachable: CLUSTER}`: published facts
+the tests check our solver against, never read by a solver. Levels load under `slide`, the
+metric the figures count in, unless --metric says otherwise.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from puzzleplan.models.base import ModelError, quote
+from puzzleplan.models.document import Document
+from puzzleplan.models.rush_hour.notation import read_document
+
+if TYPE_CHECKING:
+    from puzzleplan.models.rush_hour.model import RushHour
+
+MAX_LINE = 4096                   # bytes in one line: a 16x16 board and two numbers fit many times over
+_WHOLE = re.compile(r"[0-9]{1,9}\Z")
+OVERRIDABLE = ("metric", "max_moves")
+
+
+class _OneLine(Document):
+    """A puzzle line as a document: every field, and every row of the board, is on that line."""
+
+    def value_line(self, key: str, offset: int = 0) -> int:
+        return self.line(key)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every line, decoded one by one (one-line ModelErrors)."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ModelError(f"{path}: is a directory, expected a Rush Hour database (.txt)") from None
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot read: {exc.strerror or type(exc).__name__}") from None
+    with handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > MAX_LINE:
+                raise ModelError(f"{path}:{number}: a line longer than {MAX_LINE:,} bytes; expected "
+                                 "'MOVES BOARD CLUSTER' (Fogleman's Rush Hour database)")
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ModelError(f"{path}:{number}: not UTF-8 text ({exc.reason})") from None
+
+
+def _entries(path: Path) -> Iterator[tuple[int, int, str, int | None]]:
+    """(line number, moves, board, cluster size) of each puzzle line; ModelError on a malformed one."""
+    for number, line in _lines(path):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) not in (2, 3) or not all(_WHOLE.match(f) for f in fields[:1] + fields[2:]):
+            raise ModelError(f"{path}:{number}: expected 'MOVES BOARD CLUSTER' (Fogleman's Rush Hour database: "
+                             f"a move count, the board in one string, the reachable states), got "
+                             f"{quote(line.strip(), 60)}")
+        yield number, int(fields[0]), fields[1], int(fields[2]) if len(fields) == 3 else None
+
+
+def load_collection(path: str | Path, level: str | int | None = None,
+                    overrides: dict[str, Any] | None = None) -> "RushHour":
+    """The puzzle of a database file chosen by 1-based number or by its board; `overrides` may
+    set `metric` (default slide) and `max_moves`."""
+    from puzzleplan.models.rush_hour.model import RushHour
+    path = Path(path)
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    extra = sorted(set(overrides) - set(OVERRIDABLE))
+    if extra:
+        raise ModelError(f"{path}: cannot set {', '.join(extra)} for a puzzle of a Rush Hour database")
+    index, (number, moves, board, cluster) = _pick(path, level)
+    expect: dict[str, Any] = {"optimal_slide": moves}
+    if cluster is not None:
+        expect["reachable"] = cluster
+    data: dict[str, Any] = {"puzzle": "rush-hour", "name": f"{path.stem} #{index}", "board": board,
+                            "metric": "slide", "expect": expect,
+                            "description": f"line {number} of {path.name} (Fogleman's Rush Hour database)"}
+    lines = {key: number for key in (*data, *OVERRIDABLE)}
+    doc = _OneLine(str(path), data, lines, dict(lines))
+    doc.override(overrides)
+    return RushHour.from_spec(read_document(doc))
+
+
+def _pick(path: Path, level: str | int | None) -> tuple[int, tuple[int, int, str, int | None]]:
+    """The 1-based index and entry of the puzzle asked for (the only one when `level` is None)."""
+    text = None if level is None else str(level).strip()
+    number = int(text) if text is not None and re.fullmatch(r"[0-9]{1,12}", text) else None
+    found = None
+    index = 0
+    for index, entry in enumerate(_entries(path), 1):
+        if text is None:
+            if found is not None:
+                raise ModelError(f"{path}: holds several puzzles (one a line); choose one with --level N "
+                                 "(1-based) or --level BOARD")
+            found = (index, entry)
+        elif index == number or entry[2] == text:
+            return index, entry
+    if found is not None:
+        return found
+    if index == 0:
+        raise ModelError(f"{path}:1: no puzzle found; expected lines 'MOVES BOARD CLUSTER' "
+                         "(Fogleman's Rush Hour database)")
+    if number is not None:
+        raise ModelError(f"{path}: level {quote(text, 16)}: expected a number from 1 to {index:,}")
+    raise ModelError(f"{path}: no puzzle has the board {quote(text, 40)} (--level takes a 1-based number or a board)")

@@ -1,0 +1,149 @@
+"""Plan files: a plan written in puzzleplan's notation, Fast Downward's format or LURD, and the
+readers `check` needs to tell them apart.
+
+    puzzleplan  the moves as `solve` prints them: one-character moves run together, longer ones
+                separated by spaces; one line
+    fd          what Fast Downward prints for the PDDL that `export --to pddl` writes: one
+                `(action )` a line, named as the export grounds it (`(u_3 )`), then
+                `; cost = N (unit cost)`, or `(general cost)` when the task has action costs
+                (Fast Downward judges that on the operators its translator keeps, so on a task
+                whose only non-unit actions are irrelevant it would say `unit cost`)
+    lurd        Sokoban's notation: l u r d a walk, L U R D a push, run together on one line
+
+Reading: `check` takes any of them. Fast Downward's format is told by its first line that is
+not a `;` comment starting with `(`; LURD (Sokoban) may carry run-length counts (`3l2U`), spaces
+and line breaks anywhere, as `.sok` files store solutions. `read_lurd` names the line and
+column of anything else.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from puzzleplan.plans.check.common import PlanNotationError
+
+__all__ = ["FORMATS", "PlanFormatError", "is_fd_text", "read_lurd", "strip_comments", "supports",
+           "write_plan", "writes_lurd"]
+
+FORMATS = ("puzzleplan", "fd", "lurd")
+LURD_FAMILIES = frozenset({"sokoban"})   # families whose moves are LURD letters, one a step
+LURD = "lurdLURD"
+MAX_LURD_MOVES = 16_000_000              # as many as a plan file of MAX_PLAN_BYTES holds without counts
+
+
+class PlanFormatError(ValueError):
+    """A plan cannot be written in the format asked for (the message says why)."""
+
+
+# -- writing -------------------------------------------------------------------------------------
+def writes_lurd(model: Any) -> bool:
+    """Whether the model's moves are LURD letters (Sokoban)."""
+    return getattr(model, "family", None) in LURD_FAMILIES
+
+
+def supports(model: Any, fmt: str) -> str | None:
+    """None when a plan of `model` can be written in `fmt`, else why not (checked before a search)."""
+    if fmt not in FORMATS:
+        return f"expected one of {', '.join(FORMATS)}, got {fmt!r}"
+    if fmt == "lurd" and not writes_lurd(model):
+        return f"lurd is Sokoban's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
+    if fmt == "fd":
+        from puzzleplan.encoders.pddl import exporter_supports
+        reason = exporter_supports(model, "pddl")
+        if reason is not None:
+            return f"fd names the actions of the PDDL export, and there is {reason}"
+    return None
+
+
+def write_plan(model: Any, moves: Sequence[str], fmt: str = "puzzleplan") -> str:
+    """The text of a plan file holding `moves` (move names as the engines print them) in `fmt`.
+    PlanFormatError when the format does not fit the model or the moves."""
+    reason = supports(model, fmt)
+    if reason is not None:
+        raise PlanFormatError(reason)
+    moves = [str(m) for m in moves]
+    if fmt == "fd":
+        return _fd_text(model, moves)
+    if fmt == "lurd":
+        bad = next((m for m in moves if len(m) != 1 or m not in LURD), None)
+        if bad is not None:
+            raise PlanFormatError(f"move {bad!r} is not one LURD letter")
+        return "".join(moves) + "\n"
+    if all(len(m) == 1 for m in moves):
+        return "".join(moves) + "\n"
+    return " ".join(moves) + "\n"
+
+
+def _fd_text(model: Any, moves: list[str]) -> str:
+    """The plan replayed on the exported task, each move named by the grounded action it is,
+    in Fast Downward's plan-file form (its operator names end with a space: `(u_3 )`)."""
+    from puzzleplan.encoders.pddl import action_names
+    from puzzleplan.models.task.compile import compiled
+    from puzzleplan.plans.check.task import normal_name
+    task = compiled(model).task
+    names = action_names(task)
+    position = {id(action): i for i, action in enumerate(task.actions)}
+    fold = task.family == "pddl"
+    state = tuple(task.init)
+    lines: list[str] = []
+    cost = 0
+    for number, move in enumerate(moves, 1):
+        wanted = normal_name(move, fold)
+        action = next((a for a in task.applicable(state) if normal_name(a.name, fold) == wanted), None)
+        if action is None:
+            raise PlanFormatError(f"move {number} ({move!r}) is no action of the exported task in its state")
+        lines.append(f"({names[position[id(action)]]} )")
+        cost += action.cost
+        state = action.apply(state)
+    lines.append(f"; cost = {cost} ({'unit' if task.unit_cost else 'general'} cost)")
+    return "\n".join(lines) + "\n"
+
+
+# -- reading -------------------------------------------------------------------------------------
+_COST_LINE = re.compile(r"\s*;\s*cost\s*=")
+
+
+def strip_comments(text: str) -> str:
+    """The text without `;` comments (to the end of each line)."""
+    return "\n".join(line.split(";", 1)[0] for line in text.splitlines())
+
+
+def is_fd_text(text: str) -> bool:
+    """Whether plan text is in Fast Downward's format: its first line that is neither blank nor a
+    `;` comment starts with `(`; or it holds only comments, one of them `; cost = ...` (a plan of
+    no moves)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    content = [line for line in lines if not line.lstrip().startswith(";")]
+    if content:
+        return content[0].lstrip().startswith("(")
+    return any(_COST_LINE.match(line) for line in lines)
+
+
+_PIECE = re.compile(r"[\s,;]+|([0-9]+)?([lurdLURD])")   # separators as in every family's plans
+
+
+def read_lurd(text: str) -> list[str]:
+    """LURD text to one letter a step: spaces, commas, semicolons and line breaks anywhere, a
+    count before a letter repeats it (`3r` = `rrr`). PlanNotationError naming the line and
+    column of anything else."""
+    moves: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        at = 0
+        while at < len(line):
+            m = _PIECE.match(line, at)
+            where = f"plan line {number}, column {at + 1}"
+            if m is None:
+                rest = line[at:]
+                what = (f"the count {rest.split()[0][:12]!r} repeats no move" if rest[:1].isdigit()
+                        else f"{rest[:1]!r} is not a LURD move")
+                raise PlanNotationError(f"{where}: {what}; expected l u r d (walk), L U R D (push), "
+                                        "a count before a letter repeating it (3r)")
+            count, letter = m.groups()
+            if letter:
+                repeat = 1 if count is None else int(count) if len(count) <= 9 else 0
+                if not 1 <= repeat <= MAX_LURD_MOVES - len(moves):
+                    raise PlanNotationError(f"{where}: the count {count[:12]!r} is not from 1 to "
+                                            f"{MAX_LURD_MOVES - len(moves):,}")
+                moves.extend(letter * repeat)
+            at = m.end()
+    return moves
