@@ -25,6 +25,10 @@ FAMILY = Family(
     checker="puzzleplan.plans.check.blocks:replay",
     tokens="puzzleplan.plans.check.blocks:tokens",
     notations=("grid", "yaml"),
+    encodings={
+        "blocks-sat": "puzzleplan.encoders.sat.blocks:BlocksSat",
+        "cp-blocks": "puzzleplan.encoders.cpsat.blocks:BlocksCp",
+    },
     sample="puzzleplan.models.blocks:SAMPLE",
     task="puzzleplan.models.blocks.task:compile_task",
     picture="puzzleplan.models.blocks.picture:draw",
