@@ -58,14 +58,25 @@ def load_cases() -> list[Case]:
 CASES = load_cases()
 
 
+def large_blocks(case: Case) -> bool:
+    """A classic sliding-block space (Klotski, Century: up to 81,340 configurations, 59-307 moves)."""
+    return case.family == "blocks" and ((case.optimal or 0) > 60 or case.expect.get("reachable", 0) > 30_000)
+
+
+def heavy_blocks_task(case: Case) -> bool:
+    """A sliding-block planning task too large for per-example walks and planners in test time:
+    deep or unsolvable, or a class of more than three look-alikes (grounded per tuple of places)."""
+    return case.family == "blocks" and (case.optimal is None or case.optimal > 12
+                                        or max(len(g) for g in case.model().board.classes) > 3)
+
+
 def feasible(engine: str, case: Case) -> str | None:
     """None when `engine` should run on `case` in test time, else the reason to skip.
 
     What an engine can run is its own declaration (`supports`); the rules below only keep the
     suite within test time (blind search of a 15-puzzle, deep horizon sweeps)."""
     from puzzleplan.plans.core import engines
-    if case.family == "blocks" and engine not in ("bfs", "explore") and (
-            (case.optimal or 0) > 60 or case.expect.get("reachable", 0) > 30_000):
+    if engine not in ("bfs", "explore") and large_blocks(case):
         return ("a classic sliding-block space (Klotski, Century, Quzzle: up to 81,340 configurations, 59-307 moves) "
                 "runs bfs and explore here; test_blocks, its encoding tests and benchmarks/blocks.py cover the rest")
     if engine != "explore":

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue import CASES, EXAMPLES, Case
+from catalogue import CASES, EXAMPLES, Case, large_blocks
 from puzzleplan.models import load
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.search.depth_first import GenericDepthFirst
@@ -21,7 +21,8 @@ from puzzleplan.plans.core.types import Limits, Request, Result, Status
 LIMITS = Limits(time_limit=60)
 SEED000 = EXAMPLES / "rush-hour" / "seed-000-hardest.yaml"
 SEED000_REACHABLE = 24_132
-KNOWN = [c for c in CASES if c.optimal is not None]
+# The classic sliding-block spaces take 5-19 s per case here; test_blocks and the catalogue's bfs cover them
+KNOWN = [c for c in CASES if c.optimal is not None and not large_blocks(c)]
 
 
 def _solve(case: Case, cap: int, engine: str | None, **options: object) -> Result:

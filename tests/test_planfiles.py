@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogue import CASES, EXAMPLES
+from catalogue import CASES, EXAMPLES, heavy_blocks_task
 from helpers import fast_downward, run_cli, run_json
 from puzzleplan.encoders.pddl import moves_from_planner_plan, task_pddl
 from puzzleplan.models import load
@@ -29,8 +29,8 @@ def _deep(case) -> str | None:
     """Why a case is left out of the round trip (its plan takes too long to find or to ground)."""
     if case.optimal is None:
         return "no known optimum: nothing to round-trip"
-    if case.family == "blocks" and case.optimal > 12:
-        return "grounding a deep sliding-block task for the fd names takes seconds per metric"
+    if heavy_blocks_task(case):
+        return "grounding a deep or many-look-alike sliding-block task for the fd names takes seconds per metric"
     return None
 
 

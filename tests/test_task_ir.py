@@ -13,7 +13,7 @@ from puzzleplan.models.task.ir import Action, Task, TaskError, Variable, action
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.check import task as task_checker
 from puzzleplan.plans.check.common import IllegalMove
-from tests.catalogue import CASES
+from tests.catalogue import CASES, heavy_blocks_task
 from tests.helpers import run_cli
 
 SMALL = Variable("x", ("a", "b", "c"))
@@ -83,7 +83,7 @@ def _push_letter(model, push):
 
 # The deep and unsolvable blocks examples (Klotski, mini-Klotski, jammed) take seconds to minutes
 # to ground per walk; the small blocks examples cover the family here.
-IR_CASES = [c for c in CASES if not (c.family == "blocks" and (c.optimal is None or c.optimal > 12))]
+IR_CASES = [c for c in CASES if not heavy_blocks_task(c)]
 
 
 @pytest.mark.parametrize("case", IR_CASES, ids=lambda c: c.id)
