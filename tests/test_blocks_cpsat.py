@@ -157,3 +157,11 @@ def test_least_horizon_is_the_optimum(model) -> None:
     assert_plan(model, run(model, best), best)
     if best > 0:
         assert run(model, best - 1).answer is Answer.UNSAT
+
+
+def test_the_encodings_own_parameters_apply_under_the_callers() -> None:
+    from puzzleplan.encoders.cpsat.base import solver_parameters
+    ours = solver_parameters(None, None, None, BlocksCp.parameters).parameters
+    assert ours.linearization_level == 0 and ours.num_workers == 1
+    theirs = solver_parameters("linearization_level:2", 2, 5.0, BlocksCp.parameters).parameters
+    assert theirs.linearization_level == 2 and theirs.num_workers == 2 and theirs.max_time_in_seconds == 5.0

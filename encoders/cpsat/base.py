@@ -21,6 +21,7 @@ class CpEncoding:
     backend: ClassVar[str] = "cpsat"
     family: ClassVar[str] = ""
     name: ClassVar[str] = ""
+    parameters: ClassVar[str] = ""   # SatParameters this encoding runs best with; the caller's win
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         self.model = model
@@ -37,15 +38,20 @@ class CpEncoding:
         """Hint the solver with a known plan (an encoding that cannot use it ignores it)."""
 
 
-def solver_parameters(text: str | None, workers: int | None, time_limit: float | None) -> Any:
-    """A CpSolver with SatParameters from text, then workers and the time limit on top."""
+def solver_parameters(text: str | None, workers: int | None, time_limit: float | None,
+                      defaults: str = "") -> Any:
+    """A CpSolver with SatParameters from `defaults` (an encoding's own), then text over them,
+    then workers and the time limit on top."""
     solver = cp_model.CpSolver()
-    if text:
+    if text or defaults:
+        merged = sat_parameters_pb2.SatParameters()
         try:  # validate with the protobuf message first: a clean one-line error, nothing logged
-            text_format.Parse(text, sat_parameters_pb2.SatParameters())
+            text_format.Parse(text or "", sat_parameters_pb2.SatParameters())
+            text_format.Merge(defaults, merged)
+            text_format.Merge(text or "", merged)      # Merge: a field given again takes the last value
         except text_format.ParseError as exc:
             raise ValueError(f"CP-SAT parameters: {exc}") from None
-        solver.parameters.parse_text_format(text)
+        solver.parameters.parse_text_format(text_format.MessageToString(merged))
     if workers is not None:
         solver.parameters.num_workers = workers
     if time_limit is not None:
@@ -62,7 +68,7 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
     if hint:
         encoding.add_hint(hint)
     built = time.perf_counter()
-    solver = solver_parameters(params, workers, time_limit)
+    solver = solver_parameters(params, workers, time_limit, type(encoding).parameters)
     status = solver.Solve(model)
     solved = time.perf_counter()
     proto = model.Proto()

@@ -186,9 +186,10 @@ class BlocksCp(CpEncoding):
 
     family = "blocks"
     name = "cp-blocks"
-    # the CP-SAT parameters it runs best with (see the module docstring); encoders/cpsat/base.py's
-    # solve() takes parameters from its caller only, so the tests and benchmarks pass these
-    parameters = "linearization_level:0"
+    # the CP-SAT parameters it runs best with (see the module docstring), under the caller's own:
+    # without the LP relaxation, and one worker (a second default worker only runs feasibility
+    # jump, which cannot help an UNSAT proof)
+    parameters = "linearization_level:0 num_workers:1"
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)
