@@ -89,6 +89,7 @@ class ClassGeometry:
 
     slot: int                                    # the class's first slot (all share its masks)
     size: int                                    # pieces in the class
+    anchors: list[int]                           # legal anchors, ascending
     masks: dict[int, int]                        # legal anchor -> its cell bits
     cells: dict[int, list[int]]                  # legal anchor -> its cells
     nbr: dict[int, dict[str, int]]               # anchor -> direction -> neighbouring anchor
@@ -97,15 +98,6 @@ class ClassGeometry:
     reach_bound: int = 0                         # K: unit steps within one `piece` move, at most
     from_start: dict[int, int] = field(default_factory=dict)   # anchor -> moves from the nearest start
     to_goal: dict[int, int] | None = None        # anchor -> moves to the nearest target (goal classes)
-    order: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.order = sorted(self.masks)
-
-    @property
-    def anchors(self) -> list[int]:
-        """The legal anchors, ascending."""
-        return self.order
 
     @property
     def shape_size(self) -> int:
@@ -122,7 +114,7 @@ def route_bound(geo: ClassGeometry, room: int) -> int:
     free or the mover's). Counting bound when the search is too large: a shape S has at most
     room - |S| + 1 translates within `room` cells (order them by anchor: each after the first
     adds its own last cell), so a route has at most room - |S| steps."""
-    counted = min(len(geo.masks) - 1, room - geo.shape_size)
+    counted = min(len(geo.anchors) - 1, room - geo.shape_size)
     if counted <= 0:
         return max(counted, 0)
     best, nodes = 0, 0
@@ -137,7 +129,7 @@ def route_bound(geo: ClassGeometry, room: int) -> int:
                 seen.add(nxt)
                 walk(nxt, seen, grown, steps + 1)
                 seen.discard(nxt)
-    for a in geo.masks:
+    for a in geo.anchors:
         walk(a, {a}, geo.masks[a], 0)
     return counted if nodes > ROUTE_BUDGET else best
 
@@ -168,12 +160,13 @@ def geometry(model: Any) -> list[ClassGeometry]:
     for lo, hi in board.class_span:
         masks = dict(board.masks(lo))
         cells = {a: bits(m) for a, m in masks.items()}
+        anchors = sorted(masks)
         cover: dict[int, list[int]] = {}
-        for a in sorted(masks):
+        for a in anchors:
             for c in cells[a]:
                 cover.setdefault(c, []).append(a)
-        nbr = {a: {d: b for d in DIRECTIONS if (b := board.step(lo, a, d)) is not None} for a in masks}
-        out.append(ClassGeometry(lo, hi - lo, masks, cells, nbr, cover, tuple(sorted(start[lo:hi]))))
+        nbr = {a: {d: b for d in DIRECTIONS if (b := board.step(lo, a, d)) is not None} for a in anchors}
+        out.append(ClassGeometry(lo, hi - lo, anchors, masks, cells, nbr, cover, tuple(sorted(start[lo:hi]))))
     for k, geo in enumerate(out):
         # the cells the class can cover, less what the other pieces must cover of them (each at
         # its least overlap): the room one of its pieces has to move in
@@ -264,7 +257,7 @@ class BlocksSat(SatEncoding):
     def reach(self, k: int, p: int, j: int, t: int) -> int:
         return self.frm(k, p, t) if j == 0 else self.var("reach", k, p, j, t)
 
-    def dir_clause(self, d: str, t: int) -> list[int]:
+    def not_direction(self, d: str, t: int) -> list[int]:
         """The literals whose disjunction says "the direction at t is not d"."""
         hz, pos = DIRECTION_BITS[d]
         h, p = self.var("hz", t), self.var("pos", t)
@@ -345,7 +338,7 @@ class BlocksSat(SatEncoding):
                 for d in DIRECTIONS:
                     back = geo.nbr[p].get(OPPOSITE[d])
                     tail = [] if back is None else [self.frm(k, back, t), self.var("ray", k, back, t)]
-                    out.append([-ray] + self.dir_clause(d, t) + tail)
+                    out.append([-ray] + self.not_direction(d, t) + tail)
         return out
 
     def _piece(self, t: int) -> list[Clause]:
