@@ -71,6 +71,16 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
     return from_document(doc)
 
 
+def level_count(path: str | Path) -> int | None:
+    """How many levels the collection file `path` holds (None: not a collection, by its suffix).
+    A family's collection reader names `load_collection`; its module's `count_levels` counts."""
+    import importlib
+    reader = _collection_reader(Path(path).suffix.lower())
+    if reader is None:
+        return None
+    return int(importlib.import_module(reader.__module__).count_levels(path))
+
+
 def _collection_reader(suffix: str) -> Any:
     """The family reader of level collections with this file suffix (built-ins first: reading
     other packages' entry points costs milliseconds, and a YAML file never needs it)."""
@@ -90,4 +100,5 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
     return from_document(doc)
 
 
-__all__ = ["Family", "families", "family", "Model", "ModelBase", "ModelError", "Document", "load", "loads", "family_class"]
+__all__ = ["Family", "families", "family", "Model", "ModelBase", "ModelError", "Document", "family_class", "level_count",
+           "load", "loads"]

@@ -335,11 +335,12 @@ def _construct(node: yaml.Node) -> Any:
     return {_construct(k): _construct(v) for k, v in node.value}
 
 
-def parse_document(text: str, source: str) -> Document:
-    """Parse YAML text holding one mapping; errors name `source` and the line."""
+def compose(text: str, source: str, expected: str = "a YAML mapping with a 'puzzle:' key") -> yaml.MappingNode:
+    """The root mapping of YAML text, composed strictly (the limits above) with every node's
+    line kept (`node.start_mark.line`); errors are one-line ModelErrors naming `source` and the
+    line. Readers of nested fields (batch specs) walk these nodes; puzzle files use `parse_document`."""
     if len(text) > MAX_FILE_BYTES:
-        raise ModelError(f"{source}:1: {len(text):,} characters; a puzzle file holds at most "
-                         f"{MAX_FILE_BYTES:,}")
+        raise ModelError(f"{source}:1: {len(text):,} characters; a file here holds at most {MAX_FILE_BYTES:,}")
     events = None
     try:
         events = _EventSource(text)
@@ -358,15 +359,28 @@ def parse_document(text: str, source: str) -> Document:
         if events is not None:
             events.dispose()
     if not roots:
-        raise ModelError(f"{source}:1: empty file; expected a YAML mapping with a 'puzzle:' key")
+        raise ModelError(f"{source}:1: empty file; expected {expected}")
     if len(roots) > 1:
         raise ModelError(f"{source}:{roots[1].start_mark.line + 1}: expected one YAML document, found more")
     node = roots[0]
     if not isinstance(node, yaml.MappingNode):
         what = "nothing" if isinstance(node, yaml.ScalarNode) and node.tag == NULL else \
             "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
-        raise ModelError(f"{source}:{node.start_mark.line + 1}: expected a YAML mapping with a 'puzzle:' key, "
-                         f"found {what}")
+        raise ModelError(f"{source}:{node.start_mark.line + 1}: expected {expected}, found {what}")
+    return node
+
+
+def scalar_value(node: yaml.ScalarNode) -> Any:
+    """A scalar node's value under the core schema (see the module docstring)."""
+    return _scalar(node)
+
+
+def parse_document(text: str, source: str) -> Document:
+    """Parse YAML text holding one mapping; errors name `source` and the line."""
+    if len(text) > MAX_FILE_BYTES:
+        raise ModelError(f"{source}:1: {len(text):,} characters; a puzzle file holds at most "
+                         f"{MAX_FILE_BYTES:,}")
+    node = compose(text, source)
     data: dict[str, Any] = {}
     key_lines: dict[str, int] = {}
     value_lines: dict[str, int] = {}

@@ -62,7 +62,8 @@ class Family:
     exports:     format -> `writer(model) -> files`, e.g. "pddl"
     engines:     engine name -> module with `run(model, request, ctx)` and `supports(model)`
                  (engines of this family alone, such as Bird's planning search for Rush Hour)
-    collections: file suffix -> `load_collection(path, level, overrides)` (many levels a file)
+    collections: file suffix -> `load_collection(path, level, overrides)` (many levels a file); the
+                 reader's module also has `count_levels(path) -> int` (batch specs' `levels: all`)
     sample:      a small puzzle file's text, for the capability matrix and its test
     heuristics:  the names `--heuristic` may choose for this family's native searchers
     kernels:     modules compiled by numba on first use (`puzzleplan warm-up` compiles them)

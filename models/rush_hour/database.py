@@ -100,6 +100,11 @@ def load_collection(path: str | Path, level: str | int | None = None,
     return RushHour.from_spec(read_document(doc))
 
 
+def count_levels(path: str | Path) -> int:
+    """How many puzzle lines a database file holds (read line by line; ModelError on a bad one)."""
+    return sum(1 for _ in _entries(Path(path)))
+
+
 def _pick(path: Path, level: str | int | None) -> tuple[int, tuple[int, int, str, int | None]]:
     """The 1-based index and entry of the puzzle asked for (the only one when `level` is None)."""
     text = None if level is None else str(level).strip()

@@ -62,11 +62,11 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase, ModelError, quote
-from puzzleplan.models.document import Document
+from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text
 from puzzleplan.models.sokoban.analysis import Analysis, walk_distances
 from puzzleplan.models.sokoban.level import (BOX, BOX_ON_GOAL, DIRS, GOAL, METRICS, OPPOSITE, PLAYER, PLAYER_ON_GOAL,
                                              PUSH, WALK, Level, bits, neighbours, step_table, steps)
-from puzzleplan.models.sokoban.notation import (SokobanSpec, collection_level, parse_level, read_document,
+from puzzleplan.models.sokoban.notation import (SokobanSpec, collection_level, parse_level, read_collection, read_document,
                                                 split_rows, to_xsb, to_yaml)
 
 __all__ = ["Sokoban", "load_collection"]
@@ -77,6 +77,11 @@ def load_collection(path: str | Path, level: str | int | None = None,
     """The level of an XSB/SOK collection file chosen by 1-based number or by title (see
     `notation.collection_level`); `overrides` may set `metric` and `max_moves`."""
     return Sokoban.from_spec(collection_level(path, level, overrides))
+
+
+def count_levels(path: str | Path) -> int:
+    """How many levels an XSB/SOK collection file holds."""
+    return len(read_collection(read_text(Path(path), "a level collection", limit=MAX_COLLECTION_BYTES)))
 
 
 class Sokoban(ModelBase):

@@ -1,5 +1,5 @@
 """The `puzzleplan` command line: solve, explore, check, convert, verify, compare, export, decode,
-encodings, engines, families, pdb, warm-up, render.
+encodings, engines, families, pdb, warm-up, render, batch, plot.
 
 Exit codes: 0 success; 1 a negative answer (unsolvable, no plan within the cap, invalid plan);
 2 bad input or usage; 3 a limit was reached first; 4 internal error (an engine produced a plan
@@ -8,7 +8,7 @@ the independent checker rejects).
 The modules: `parser` (the grammar and option types), `common` (exit codes, loading, limits),
 `output` (what results look like), and one module per group of commands: `commands_search`
 (solve, explore, check, convert), `commands_encode` (verify, compare, export, decode,
-encodings), `commands_tools` (pdb, engines, families, warm-up, render). A command's module is imported
+encodings), `commands_tools` (pdb, engines, families, warm-up, render), `commands_batch` (batch, plot). A command's module is imported
 only when that command runs.
 """
 from __future__ import annotations
@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "pdb": "commands_tools:cmd_pdb", "engines": "commands_tools:cmd_engines",
     "families": "commands_tools:cmd_families", "compile": "commands_tools:cmd_compile", "warm-up": "commands_tools:cmd_warm_up",
     "render": "commands_tools:cmd_render",
+    "batch": "commands_batch:cmd_batch", "plot": "commands_batch:cmd_plot",
 }
 
 

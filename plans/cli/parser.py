@@ -279,6 +279,38 @@ def _tool_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
 
 
+def _batch_commands(sub: Any) -> None:
+    p = sub.add_parser("batch", help="run a spec's instances x engines x encodings (local pool or Dask) into a table")
+    p.add_argument("spec", help="the batch spec (YAML): instances, metrics, engines, limits, repeats")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="the results table, .parquet or .csv (default: the spec's output:, else SPEC.parquet)")
+    p.add_argument("--workers", type=whole(1, 1024), metavar="N",
+                   help="runs at a time (local pool), or the LocalCluster's workers (default: the cores here)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://HOST:PORT)")
+    where.add_argument("--cluster", choices=["local"], help="run on a Dask LocalCluster started here")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true", help="keep the rows already in OUT and run the rest")
+    again.add_argument("--overwrite", action="store_true", help="start OUT again")
+    p.add_argument("--dry-run", action="store_true", help="list the runs without running them")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+    p = sub.add_parser("plot", help="draw a batch's results: cactus, scatter, or the summary table")
+    p.add_argument("results", help="a results table written by `batch` (.parquet or .csv)")
+    p.add_argument("--kind", choices=["cactus", "scatter", "table"], default="cactus",
+                   help="cactus: instances solved vs time per configuration; scatter: configuration X vs Y per "
+                        "instance; table: the summary (default cactus)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help=".png or .svg (table also .txt, .md, .csv)")
+    p.add_argument("--x", metavar="CONFIG", help="scatter: the configuration on the x axis (default: the first)")
+    p.add_argument("--y", metavar="CONFIG", help="scatter: the configuration on the y axis (default: the second)")
+    p.add_argument("--metric", help="only the runs under this metric")
+    p.add_argument("--solved", choices=["answered", "proved"], default="answered",
+                   help="what counts as solved: any answer (default), or a proved one")
+    p.add_argument("--title", help="the picture's title")
+    p.add_argument("--json", action="store_true")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="puzzleplan", description="State move puzzles in YAML; solve, explore and check plans.")
     parser.add_argument("--version", action=VersionAction, help="print the version and exit")
@@ -287,4 +319,5 @@ def build_parser() -> argparse.ArgumentParser:
     _search_commands(sub, engine_names, notations)
     _encode_commands(sub, exports)
     _tool_commands(sub)
+    _batch_commands(sub)
     return parser

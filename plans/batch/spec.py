@@ -1,0 +1,414 @@
+"""Batch specs: which instances, which engine configurations, which limits; the runs they make.
+
+    name: Microban, A* under both metrics
+    instances:
+      - collection: data/microban.xsb     # paths are relative to the spec's folder
+        levels: all                       # or 7, "1-30", [1, "5-9", 12]
+      - files: ../examples/tiles/*.yaml   # a glob (or a list of them); `file:` names one
+        metrics: [step]                   # an entry may override metrics, max_moves, any, limits
+    metrics: [pushes, moves]              # default: each puzzle's own
+    engines:
+      - astar                             # a name, or a mapping:
+      - engine: sat
+        encodings: [tiles-moves]          # or `all`: every encoding of the instance's family
+        solvers: [cadical195, glucose4]
+        options: {no_reversal: true}      # engine options, as `solve` takes them
+        limits: {time_limit: 30}
+    options: {}                           # engine options for every engine
+    limits: {time_limit: 60, memory_limit: 4G, max_states: 50000000}
+    max_moves: 59                         # the cap (default: each puzzle's own)
+    any: false                            # the first plan within the cap will do
+    repeats: 1
+    output: results/microban.parquet      # or .csv; `batch -o` overrides it
+
+The runs are the cross product instances x metrics x engine configurations x repeats. A pair
+that cannot run (a metric the family does not have, an encoding of another family or metric,
+an engine that declares it cannot run the puzzle) is left out and counted in `skipped`; a name
+that matches nothing anywhere is an error. Every error is one line naming the spec, the line
+and the field (ModelError: exit 2 on the command line).
+"""
+from __future__ import annotations
+
+import glob
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import yaml
+
+from puzzleplan.models.base import MAX_CAP, ModelError, quote
+from puzzleplan.models.document import compose, read_text, scalar_value
+from puzzleplan.plans.batch.run import Run, config_name
+
+TOP_KEYS = ("name", "description", "instances", "metrics", "engines", "options", "limits", "max_moves", "any",
+            "repeats", "output")
+INSTANCE_KEYS = ("file", "files", "collection", "levels", "metrics", "max_moves", "any", "limits")
+ENGINE_KEYS = ("engine", "encodings", "solvers", "options", "limits", "label")
+LIMIT_KEYS = ("time_limit", "memory_limit", "max_states")
+MAX_RUNS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-run limits as a spec states them (None: not stated here)."""
+
+    time_limit: float | None = None
+    memory_limit: int | None = None     # MiB; NO_LIMIT: none
+    max_states: int | None = None
+
+    def over(self, base: "Limits") -> "Limits":
+        """These limits where stated, else `base`'s."""
+        return Limits(*(mine if mine is not None else theirs for mine, theirs in
+                        zip((self.time_limit, self.memory_limit, self.max_states),
+                            (base.time_limit, base.memory_limit, base.max_states))))
+
+
+NO_LIMIT = -1   # `memory_limit: none` (a stated "no limit", unlike a limit left out)
+
+
+@dataclass
+class Spec:
+    """A validated spec: its runs, and what was left out."""
+
+    source: str
+    name: str
+    runs: list[Run]
+    output: Path | None
+    skipped: Counter = field(default_factory=Counter)    # reason -> runs left out
+
+    def with_memory_default(self, memory_mb: int | None) -> "Spec":
+        """The runs with `memory_mb` where the spec stated no memory limit."""
+        runs = [replace(r, memory_mb=memory_mb) if r.memory_mb is None else
+                replace(r, memory_mb=None) if r.memory_mb == NO_LIMIT else r for r in self.runs]
+        return Spec(self.source, self.name, runs, self.output, self.skipped)
+
+
+class _Reader:
+    """Typed access to the spec's nodes; every error names the spec file and the node's line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def error(self, node: yaml.Node, field_name: str, expected: str) -> ModelError:
+        return ModelError(f"{self.source}:{node.start_mark.line + 1}: field {quote(field_name)}: {expected}")
+
+    def mapping(self, node: yaml.Node, field_name: str, allowed: tuple[str, ...]) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, field_name, f"expected a mapping with keys from {', '.join(allowed)}")
+        out: dict[str, yaml.Node] = {}
+        for key, value in node.value:
+            name = str(scalar_value(key)) if isinstance(key, yaml.ScalarNode) else "?"
+            if name not in allowed:
+                raise self.error(key, f"{field_name}.{name}" if field_name else name,
+                                 f"unknown key; expected one of {', '.join(allowed)}")
+            out[name] = value
+        return out
+
+    def value(self, node: yaml.Node) -> Any:
+        return scalar_value(node) if isinstance(node, yaml.ScalarNode) else None
+
+    def text(self, node: yaml.Node, field_name: str) -> str:
+        value = self.value(node)
+        if not isinstance(node, yaml.ScalarNode) or value is None or isinstance(value, bool):
+            raise self.error(node, field_name, "expected text")
+        return node.value if not isinstance(value, str) else value
+
+    def whole(self, node: yaml.Node, field_name: str, low: int, high: int | None = None) -> int:
+        value = self.value(node)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f">= {low}"
+            raise self.error(node, field_name, f"expected a whole number {bound}, got {quote(getattr(node, 'value', '?'))}")
+        return value
+
+    def flag(self, node: yaml.Node, field_name: str) -> bool:
+        value = self.value(node)
+        if not isinstance(value, bool):
+            raise self.error(node, field_name, "expected true or false")
+        return value
+
+    def texts(self, node: yaml.Node, field_name: str) -> list[str]:
+        """A text or a list of texts."""
+        items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        if isinstance(node, yaml.SequenceNode) and not items:
+            raise self.error(node, field_name, "expected at least one value")
+        return [self.text(item, field_name) for item in items]
+
+    def limits(self, node: yaml.Node, field_name: str) -> Limits:
+        from puzzleplan.plans.core.memory import parse_memory_limit
+        fields = self.mapping(node, field_name, LIMIT_KEYS)
+        time_limit = memory = states = None
+        if "time_limit" in fields:
+            value = self.value(fields["time_limit"])
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
+                raise self.error(fields["time_limit"], f"{field_name}.time_limit", "expected a positive number of seconds")
+            time_limit = float(value)
+        if "memory_limit" in fields:
+            text = str(getattr(fields["memory_limit"], "value", ""))
+            try:
+                parsed = parse_memory_limit(text)
+            except ValueError:
+                raise self.error(fields["memory_limit"], f"{field_name}.memory_limit",
+                                 f"expected MiB (e.g. 2048), a size such as 4G, or none; got {quote(text)}") from None
+            memory = NO_LIMIT if parsed is None else parsed
+        if "max_states" in fields:
+            states = self.whole(fields["max_states"], f"{field_name}.max_states", 1)
+        return Limits(time_limit, memory, states)
+
+    def options(self, node: yaml.Node, field_name: str) -> dict[str, Any]:
+        from puzzleplan import ENGINE_OPTIONS
+        allowed = tuple(sorted(ENGINE_OPTIONS - {"encoding", "solver"}))
+        fields = self.mapping(node, field_name, allowed)
+        out = {}
+        for key, value in fields.items():
+            if not isinstance(value, yaml.ScalarNode):
+                raise self.error(value, f"{field_name}.{key}", "expected a single value")
+            out[key] = self.value(value)
+        return out
+
+
+def parse_levels(text: str, count: int) -> list[int]:
+    """'all', '7', '1-30', '1-10, 20' -> 1-based level numbers (ValueError naming the problem)."""
+    if text.strip().lower() == "all":
+        return list(range(1, count + 1))
+    out: list[int] = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:-\s*([0-9]{1,9})\s*)?", part)
+        if not m:
+            raise ValueError(f"expected 'all', a number, or ranges such as 1-30, got {quote(part.strip())}")
+        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        if not 1 <= low <= high <= count:
+            raise ValueError(f"{part.strip()} is outside the {count} levels (1-{count})")
+        out.extend(range(low, high + 1))
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class _Instance:
+    instance: str
+    path: Path
+    level: str | None
+    metrics: list[str] | None
+    max_moves: int | None
+    any_plan: bool | None
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class _EngineConfig:
+    engine: str
+    encodings: list[str] | None      # None: no encodings; ["all"]: every one that applies
+    solvers: list[str | None]
+    options: dict[str, Any]
+    limits: Limits
+    label: str | None
+    line: int
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read and validate a batch spec file (ModelError: one line naming the file and line)."""
+    return parse_spec(read_text(path, "a batch spec (YAML)"), str(path), Path(path).resolve().parent)
+
+
+def parse_spec(text: str, source: str, base: Path) -> Spec:
+    """A spec from YAML text; paths in it are relative to `base`."""
+    r = _Reader(source)
+    top = r.mapping(compose(text, source, "a YAML mapping with 'instances:' and 'engines:'"), "", TOP_KEYS)
+    for required in ("instances", "engines"):
+        if required not in top:
+            raise ModelError(f"{source}:1: missing required field {quote(required)}")
+    name = r.text(top["name"], "name") if "name" in top else Path(source).stem
+    metrics = r.texts(top["metrics"], "metrics") if "metrics" in top else None
+    options = r.options(top["options"], "options") if "options" in top else {}
+    limits = r.limits(top["limits"], "limits") if "limits" in top else Limits()
+    max_moves = r.whole(top["max_moves"], "max_moves", 0, MAX_CAP) if "max_moves" in top else None
+    any_plan = r.flag(top["any"], "any") if "any" in top else False
+    repeats = r.whole(top["repeats"], "repeats", 1, 1000) if "repeats" in top else 1
+    output = base / r.text(top["output"], "output") if "output" in top else None
+    if output is not None and output.suffix.lower() not in (".parquet", ".csv"):
+        raise r.error(top["output"], "output", "expected a .parquet or .csv file")
+    instances = list(_instances(r, top["instances"], base))
+    configs = list(_engine_configs(r, top["engines"]))
+    runs, skipped = _cross(r, top, instances, configs, metrics, options, limits, max_moves, any_plan, repeats)
+    if not runs:
+        why = "; ".join(f"{reason} ({n})" for reason, n in skipped.most_common(3)) or "nothing listed"
+        raise ModelError(f"{source}:1: the spec makes no runs: {why}")
+    return Spec(source, name, runs, output, skipped)
+
+
+def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
+    from puzzleplan.models import level_count
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        raise r.error(node, "instances", "expected a list of files, globs or collections")
+    for item in node.value:
+        fields = {"files": item} if isinstance(item, yaml.ScalarNode) else r.mapping(item, "instances", INSTANCE_KEYS)
+        kinds = [k for k in ("file", "files", "collection") if k in fields]
+        if len(kinds) != 1:
+            raise r.error(item, "instances", "expected one of file:, files: or collection: in each entry")
+        kind = kinds[0]
+        if "levels" in fields and kind != "collection":
+            raise r.error(fields["levels"], "levels", "goes with collection:")
+        extra = dict(
+            metrics=r.texts(fields["metrics"], "metrics") if "metrics" in fields else None,
+            max_moves=r.whole(fields["max_moves"], "max_moves", 0, MAX_CAP) if "max_moves" in fields else None,
+            any_plan=r.flag(fields["any"], "any") if "any" in fields else None,
+            limits=r.limits(fields["limits"], "limits") if "limits" in fields else Limits())
+        if kind == "collection":
+            written = r.text(fields["collection"], "collection")
+            path = (base / written).resolve()
+            try:
+                count = level_count(path)
+            except ModelError as exc:
+                raise r.error(fields["collection"], "collection", str(exc)) from None
+            if count is None:
+                raise r.error(fields["collection"], "collection",
+                              f"{written} is not a level collection (a family's collection suffix, e.g. .xsb, .txt)")
+            levels_node = fields.get("levels")
+            try:
+                levels = parse_levels(_levels_text(r, levels_node) if levels_node is not None else "all", count)
+            except ValueError as exc:
+                raise r.error(levels_node or fields["collection"], "levels", str(exc)) from None
+            for level in levels:
+                yield _Instance(f"{written}#{level}", path, str(level), **extra)
+            continue
+        patterns = r.texts(fields[kind], kind)
+        for pattern in patterns:
+            found = sorted(glob.glob(str(base / pattern), recursive=True)) if kind == "files" else [str(base / pattern)]
+            found = [f for f in found if Path(f).is_file()]
+            if not found:
+                raise r.error(fields[kind], kind, f"{quote(pattern)} matches no file (relative to {base})")
+            for file in found:
+                shown = Path(file).resolve()
+                try:
+                    name = str(Path(file).relative_to(base)) if not Path(pattern).is_absolute() else file
+                except ValueError:
+                    name = file
+                yield _Instance(name, shown, None, **extra)
+
+
+def _levels_text(r: _Reader, node: yaml.Node) -> str:
+    if isinstance(node, yaml.SequenceNode):
+        return ",".join(str(getattr(item, "value", "")) for item in node.value) or "?"
+    return str(getattr(node, "value", ""))
+
+
+def _engine_configs(r: _Reader, node: yaml.Node) -> Iterator[_EngineConfig]:
+    from puzzleplan.encoders.base import all_encodings
+    from puzzleplan.plans.core import engines
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        raise r.error(node, "engines", "expected a list of engine names or mappings with engine:")
+    known_encodings = all_encodings()
+    for item in node.value:
+        fields = {"engine": item} if isinstance(item, yaml.ScalarNode) else r.mapping(item, "engines", ENGINE_KEYS)
+        if "engine" not in fields:
+            raise r.error(item, "engines", "each entry names its engine (engine: NAME)")
+        name = r.text(fields["engine"], "engine")
+        try:
+            engines.spec(name)
+        except (KeyError, ValueError) as exc:
+            raise r.error(fields["engine"], "engine", str(exc).strip("'\"")) from None
+        encodings = r.texts(fields["encodings"], "encodings") if "encodings" in fields else None
+        if encodings is not None:
+            if name not in ("sat", "cpsat"):
+                raise r.error(fields["encodings"], "encodings", f"go with the sat and cpsat engines, not {name}")
+            for enc in encodings:
+                if enc != "all" and enc not in known_encodings:
+                    raise r.error(fields["encodings"], "encodings",
+                                  f"no encoding {quote(enc)}; expected all or one of {', '.join(known_encodings)}")
+        solvers: list[str | None] = [None]
+        if "solvers" in fields:
+            if name != "sat":
+                raise r.error(fields["solvers"], "solvers", f"go with the sat engine (python-sat), not {name}")
+            solvers = list(r.texts(fields["solvers"], "solvers"))
+            for solver in solvers:
+                _check_solver(r, fields["solvers"], solver)
+        yield _EngineConfig(name, encodings, solvers,
+                            r.options(fields["options"], "options") if "options" in fields else {},
+                            r.limits(fields["limits"], "limits") if "limits" in fields else Limits(),
+                            r.text(fields["label"], "label") if "label" in fields else None,
+                            item.start_mark.line + 1)
+
+
+def _check_solver(r: _Reader, node: yaml.Node, solver: str) -> None:
+    from pysat.solvers import SolverNames
+    names = sorted({n for group in vars(SolverNames).values() if isinstance(group, tuple) for n in group})
+    if solver not in names:
+        raise r.error(node, "solvers", f"no python-sat solver {quote(solver)}; expected one of {', '.join(names)}")
+
+
+def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], configs: list[_EngineConfig],
+           metrics: list[str] | None, options: dict[str, Any], limits: Limits, max_moves: int | None,
+           any_plan: bool, repeats: int) -> tuple[list[Run], Counter]:
+    from puzzleplan.encoders.base import encodings_for
+    from puzzleplan.models import load
+    from puzzleplan.plans.core import engines
+    runs: list[Run] = []
+    skipped: Counter = Counter()
+    named_metrics: set[str] = set()
+    all_metrics: set[str] = set()
+    for inst in instances:
+        try:
+            model = load(inst.path, level=inst.level)
+        except ModelError as exc:
+            raise ModelError(f"{r.source}: instance {inst.instance}: {exc}") from None
+        family_metrics = tuple(type(model).metrics)
+        all_metrics.update(family_metrics)
+        wanted = inst.metrics or metrics or [model.metric]
+        named_metrics.update(wanted)
+        for metric in wanted:
+            if metric not in family_metrics:
+                skipped[f"{model.family} has no metric {metric}"] += len(configs) * repeats
+                continue
+            m = model if metric == model.metric else load(inst.path, {"metric": metric}, level=inst.level)
+            for cfg in configs:
+                reason = engines.supports(cfg.engine, m)
+                if reason is not None:
+                    skipped[f"{cfg.engine}: {' '.join(reason.split())[:80]}"] += repeats
+                    continue
+                for encoding in _encodings(cfg, m, encodings_for):
+                    if encoding is _SKIP:
+                        skipped[f"{cfg.engine}: encodings that do not apply to {m.family}/{metric}"] += repeats
+                        continue
+                    for solver in cfg.solvers:
+                        opts = {**options, **cfg.options}
+                        name = cfg.label or config_name(cfg.engine, encoding, solver, opts)
+                        lim = cfg.limits.over(inst.limits.over(limits))
+                        for repeat in range(1, repeats + 1):
+                            runs.append(Run(
+                                index=len(runs), instance=inst.instance, path=str(inst.path), level=inst.level,
+                                family=m.family, title=m.name or inst.instance, metric=metric, engine=cfg.engine,
+                                encoding=encoding, solver=solver, options=opts, config=name, repeat=repeat,
+                                max_moves=inst.max_moves if inst.max_moves is not None else max_moves,
+                                any_plan=inst.any_plan if inst.any_plan is not None else any_plan,
+                                time_limit=lim.time_limit, memory_mb=lim.memory_limit, max_states=lim.max_states))
+                            if len(runs) > MAX_RUNS:
+                                raise ModelError(f"{r.source}:1: more than {MAX_RUNS:,} runs; split the spec")
+    unknown = sorted(named_metrics - all_metrics)
+    if unknown:
+        node = top.get("metrics")
+        where = f"{r.source}:{node.start_mark.line + 1}" if node is not None else r.source
+        raise ModelError(f"{where}: metric {quote(unknown[0])} belongs to no instance's family "
+                         f"(they have {', '.join(sorted(all_metrics))})")
+    return runs, skipped
+
+
+_SKIP: Any = object()
+
+
+def _encodings(cfg: _EngineConfig, model: Any, encodings_for: Callable[..., list[str]]) -> Iterator[Any]:
+    """The encodings of `cfg` for `model` (None: the engine's default); _SKIP for each that does not apply."""
+    if cfg.encodings is None:
+        yield None
+        return
+    applicable = encodings_for(model, backend=cfg.engine)
+    for enc in cfg.encodings:
+        if enc == "all":
+            yield from applicable or [_SKIP]
+        elif enc in applicable:
+            yield enc
+        else:
+            yield _SKIP
+
+
+__all__ = ["Limits", "NO_LIMIT", "Spec", "load_spec", "parse_levels", "parse_spec"]

@@ -1,0 +1,114 @@
+"""The experiment commands: batch (a spec's runs into a results table) and plot (its pictures).
+
+`batch` exits 0 when every run has a row and no two runs contradict each other, 1 when there
+is a disagreement (or a plan the checker rejects), 2 for a bad spec or options, 3 when Ctrl-C
+stopped it (the rows that finished are kept: `--resume` continues).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from puzzleplan.plans.cli.common import EXIT_INPUT, EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, progress_for
+from puzzleplan.plans.cli.output import print_json
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from puzzleplan.plans.batch import default_output, load_spec, make_executor, run_batch
+    from puzzleplan.plans.batch.driver import OutputExists
+    from puzzleplan.plans.batch.executors import ExecutorError
+    from puzzleplan.plans.batch.table import TableError, table_format
+    spec = load_spec(args.spec)
+    output = args.output or str(default_output(spec))
+    try:
+        table_format(output)
+    except TableError as exc:
+        raise InputError(f"--output: {exc}") from None
+    if args.dry_run:
+        return _dry_run(args, spec, output)
+    try:
+        with make_executor(args.workers, args.scheduler, args.cluster) as executor:
+            ready = spec.with_memory_default(executor.default_memory_mb())
+            if not args.quiet and not args.json:
+                _header(ready, output, executor.description)
+            with progress_for(args) as progress:
+                report = run_batch(ready, output, executor, resume=args.resume, overwrite=args.overwrite,
+                                   progress=progress)
+    except (OutputExists, ExecutorError, TableError) as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print_json(report.as_dict())
+    else:
+        _report(report)
+    if report.interrupted:
+        return EXIT_LIMIT
+    return EXIT_NEGATIVE if report.disagreements else EXIT_OK
+
+
+def _header(spec: Any, output: str, executor: str) -> None:
+    print(f"batch:   {spec.name} ({spec.source})")
+    print(f"runs:    {len(spec.runs):,}{_skipped(spec.skipped)}")
+    print(f"on:      {executor}")
+    print(f"table:   {output}", flush=True)
+
+
+def _skipped(skipped: dict[str, int]) -> str:
+    if not skipped:
+        return ""
+    parts = "; ".join(f"{why}: {n}" for why, n in sorted(skipped.items(), key=lambda kv: -kv[1])[:3])
+    return f" (left out {sum(skipped.values()):,} that cannot run: {parts})"
+
+
+def _dry_run(args: argparse.Namespace, spec: Any, output: str) -> int:
+    if args.json:
+        print_json({"spec": spec.source, "output": output, "runs": [dict(r.fixed_columns(), path=r.path, level=r.level)
+                                                                    for r in spec.runs], "skipped": dict(spec.skipped)})
+        return EXIT_OK
+    print(f"batch:   {spec.name} ({spec.source})")
+    print(f"runs:    {len(spec.runs):,}{_skipped(spec.skipped)}")
+    print(f"table:   {output}")
+    for run in spec.runs:
+        limit = "" if run.time_limit is None else f"  {run.time_limit:g} s"
+        print(f"  {run.index + 1:>5}  {run.instance}  {run.metric}  {run.config}"
+              f"{f'  repeat {run.repeat}' if run.repeat > 1 else ''}{limit}")
+    return EXIT_OK
+
+
+def _report(report: Any) -> None:
+    from puzzleplan.plans.batch.crosscheck import summary_text
+    statuses = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in report.statuses.most_common())
+    resumed = f", {report.resumed:,} already in the table" if report.resumed else ""
+    print(f"ran:     {report.ran:,} runs in {report.seconds:.1f} s{resumed}")
+    print(f"rows:    {len(report.rows):,} ({statuses or 'none'})")
+    if report.interrupted:
+        print(f"status:  interrupted: {report.runs - len(report.rows):,} runs not done; "
+              "`--resume` continues where it stopped")
+    print()
+    print(summary_text(report.summary))
+    print()
+    if report.disagreements:
+        print(f"disagreements: {len(report.disagreements)}")
+        for line in report.disagreements:
+            print(f"  {line}")
+    else:
+        print("disagreements: none")
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from puzzleplan.plans.batch.plot import plot_results
+    from puzzleplan.plans.batch.table import TableError
+    try:
+        info = plot_results(args.results, args.kind, args.output, x=args.x, y=args.y, metric=args.metric,
+                            solved=args.solved, title=args.title)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print_json(info)
+    else:
+        print(f"wrote:   {info['path']} ({info['kind']}, {len(info.get('configurations', []))} configurations, "
+              f"{info.get('instances', 0)} instances)")
+    return EXIT_OK
+
+
+__all__ = ["cmd_batch", "cmd_plot"]
