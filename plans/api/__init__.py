@@ -29,6 +29,13 @@ What `import puzzleplan` gives:
     explore(model, workers=1, limits=None, **limit keywords) -> Exploration
     write_plan(model, moves, fmt="puzzleplan") -> str   a plan file's text: puzzleplan, fd (Fast
                                                 Downward's plan for the PDDL export) or lurd (Sokoban)
+    batch(spec, output=None, workers=None, scheduler=None, cluster=None, resume=False,
+          overwrite=False, progress=None) -> BatchReport
+                                                a batch spec's runs (instances x metrics x engines x
+                                                encodings x repeats) on a local pool or a Dask
+                                                cluster into a results table (plans/batch)
+    plot(results, kind, out, x=None, y=None, metric=None, solved="answered", title=None)
+                                                a results table's cactus or scatter plot, or its summary
     Request, Limits, Status, Result, Plan, Stats, ModelError, __version__
 
 Keywords of `solve`, `verify` and `explore`:
@@ -81,6 +88,8 @@ _LAZY: dict[str, str] = {
     "render_file": "puzzleplan.plans.render:render_file",
     "show": "puzzleplan.plans.render.notebook:picture",
     "write_plan": "puzzleplan.plans.planfile:write_plan",
+    "batch": "puzzleplan.plans.batch:batch",
+    "plot": "puzzleplan.plans.batch.plot:plot_results",
 }
 
 ENGINE_OPTIONS = frozenset({
@@ -233,5 +242,5 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
 
 
 __all__ = ["CheckReport", "Exploration", "Limits", "ModelError", "Plan", "Request", "Result", "Stats", "Status",
-           "Verification", "__version__", "check", "check_plan", "explore", "load", "loads", "render",
-           "render_file", "show", "solve", "verify", "write_plan"]
+           "Verification", "__version__", "batch", "check", "check_plan", "explore", "load", "loads", "plot",
+           "render", "render_file", "show", "solve", "verify", "write_plan"]

@@ -44,7 +44,9 @@ def execute(run: Run) -> dict[str, Any]:
     row: dict[str, Any] = {**run.fixed_columns(), "host": socket.gethostname()}
     start = time.perf_counter()
     try:
-        model = load(run.path, {"metric": run.metric}, level=run.level)
+        model = load(run.path, level=run.level)
+        if model.metric != run.metric:   # as the command line does: the file as written, else with the metric set
+            model = load(run.path, {"metric": run.metric}, level=run.level)
         loaded = time.perf_counter() - start
         options = dict(run.options)
         if run.encoding:

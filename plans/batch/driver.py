@@ -92,7 +92,8 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
         interrupted = True
     finally:
         line.remove()
-        write_rows(output, _ordered(rows.values()))
+        if rows or output.exists():   # a batch that failed before its first row writes nothing
+            write_rows(output, _ordered(rows.values()))
         journal.close(remove=True)
     mine = [row for row in _ordered(rows.values()) if row["run_id"] in wanted]
     return BatchReport(spec.source, str(output), executor.description, len(spec.runs), sum(counts.values()),

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Iterable
 
 from puzzleplan.plans.batch.run import Run
-from puzzleplan.plans.batch.supervise import supervise
+from puzzleplan.plans.batch.supervise import main_hidden, supervise
 from puzzleplan.plans.core.memory import DEFAULT_SHARE, available_mb
 
 RowSink = Callable[[dict[str, Any]], None]
@@ -150,7 +150,7 @@ class DaskExecutor:
                 import dask
                 share = share_of_memory(self.local_workers or 1)
                 # non-daemonic workers may fork: runs start from the preloaded forkserver, as locally
-                with dask.config.set({"distributed.worker.daemon": False}):
+                with dask.config.set({"distributed.worker.daemon": False}), main_hidden():
                         self.cluster = LocalCluster(n_workers=self.local_workers, threads_per_worker=1, processes=True,
                                                 memory_limit=0, dashboard_address=None,
                                                 resources={RESOURCE: share} if share else None)

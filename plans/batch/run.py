@@ -56,7 +56,7 @@ class Run:
             "run_id": self.run_id, "index": self.index, "instance": self.instance, "title": self.title,
             "family": self.family, "metric": self.metric, "config": self.config, "engine": self.engine,
             "encoding": self.encoding, "solver": self.solver,
-            "options": json.dumps(self.options, sort_keys=True) if self.options else "",
+            "options": json.dumps(self.options, sort_keys=True) if self.options else None,
             "repeat": self.repeat, "max_moves": self.max_moves, "any_plan": self.any_plan,
             "time_limit": self.time_limit, "memory_mb": self.memory_mb, "max_states": self.max_states,
         }

@@ -22,7 +22,9 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any, Callable
+import types
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from puzzleplan.plans.batch.run import Run
 from puzzleplan.plans.core.memory import resident_mb
@@ -32,7 +34,7 @@ POLL_SECONDS = 0.05
 PRELOAD = ["puzzleplan.plans.batch.child", "puzzleplan.plans.solve", "puzzleplan.models", "numpy", "numba",
            "pysat.solvers", "ortools.sat.python.cp_model", "puzzleplan.encoders.base"]
 
-_context_lock = threading.Lock()
+_context_lock = threading.RLock()
 _context: Any = None
 
 
@@ -52,6 +54,21 @@ def _fork_context() -> Any:
         return _context
 
 
+@contextmanager
+def main_hidden() -> Iterator[None]:
+    """While processes start: a bare `__main__`, so multiprocessing's spawn and forkserver
+    children never re-run the caller's script (which would start the batch again from each
+    child, unless the script guards itself with `if __name__ == "__main__"`). Runs and Dask
+    workers need nothing from the script: their code is all in puzzleplan."""
+    with _context_lock:
+        saved = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = saved
+
+
 def _may_fork() -> bool:
     return not multiprocessing.current_process().daemon
 
@@ -65,7 +82,8 @@ class _Process:
             from puzzleplan.plans.batch.child import child_main
             # not daemonic: a run may start processes of its own (pbfs); supervise() kills it on every way out
             self._proc: Any = _fork_context().Process(target=child_main, args=(payload, result_path), daemon=False)
-            self._proc.start()
+            with main_hidden():
+                self._proc.start()
             self.pid = self._proc.pid
             self._popen = None
             self._stderr = None
@@ -170,4 +188,4 @@ def _row(run: Run, proc: _Process, result_path: str, killed: str, peak: float, w
                                                f"{': ' + tail[:200] if tail else ''}"}
 
 
-__all__ = ["GRACE_SECONDS", "hard_memory_mb", "supervise"]
+__all__ = ["GRACE_SECONDS", "hard_memory_mb", "main_hidden", "supervise"]

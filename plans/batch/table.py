@@ -26,7 +26,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("engine", "str", "the engine"),
     ("encoding", "str", "the SAT or CP-SAT encoding (null for native engines)"),
     ("solver", "str", "the python-sat solver (null unless the engine is sat)"),
-    ("options", "str", "other engine options as JSON ('' when none)"),
+    ("options", "str", "other engine options as JSON (null when none)"),
     ("repeat", "int", "1-based repetition"),
     ("max_moves", "int", "the move cap (null: none)"),
     ("any_plan", "bool", "the first plan within the cap would do"),
