@@ -202,17 +202,31 @@ class DaskExecutor:
                                 "instance files at the same paths (a shared filesystem)")
 
     def default_memory_mb(self) -> int | None:
+        """A run's memory limit when the spec states none: a share of the workers' declared
+        `memory_mb` resource, else of their memory limit, that lets each worker run as many runs
+        as it has threads."""
         if self.cluster is not None:
             return share_of_memory(self.local_workers or 1)
+        workers = self._workers().values()
+        if workers and all(RESOURCE in (w.get("resources") or {}) for w in workers):
+            return int(min(w["resources"][RESOURCE] / max(1, w.get("nthreads", 1)) for w in workers))
         shares = [w["memory_limit"] * DEFAULT_SHARE / 2**20 / max(1, w.get("nthreads", 1))
-                  for w in self._workers().values() if w.get("memory_limit")]
+                  for w in workers if w.get("memory_limit")]
         return int(min(shares)) if shares else None
 
     def run(self, runs: Iterable[Run], on_row: RowSink) -> None:
         from distributed import Event, as_completed as dask_completed
         runs = list(runs)
         self.check_files([r.path for r in runs])
-        declared = all(RESOURCE in (w.get("resources") or {}) for w in self._workers().values())
+        workers = self._workers().values()
+        declared = all(RESOURCE in (w.get("resources") or {}) for w in workers)
+        if declared:   # a run asking for more than any worker offers would wait forever
+            largest = max(w["resources"][RESOURCE] for w in workers)
+            hungry = max(runs, key=lambda r: r.memory_mb or 0)
+            if (hungry.memory_mb or 0) > largest:
+                raise ExecutorError(f"run {hungry.index + 1} ({hungry.instance}) has a memory limit of "
+                                    f"{hungry.memory_mb:,} MiB, more than any Dask worker's {RESOURCE} "
+                                    f"resource ({largest:,.0f}); lower memory_limit or give the workers more")
         stop_name = f"puzzleplan-stop-{uuid.uuid4().hex}"
         futures = {}
         for run in runs:
