@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import statistics
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -287,20 +285,9 @@ def _picture(fig: Any, suffix: str) -> bytes:
 
 def _write(out: Path, data: bytes) -> None:
     """All or nothing: written beside the target, then renamed onto it."""
-    target = out.resolve()
+    from puzzleplan.plans.core.files import write_bytes
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=target.suffix)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_bytes(out, data, make_folder=True)
     except OSError as exc:
         raise ValueError(f"{out}: cannot write: {exc.strerror or exc}") from None
 

@@ -9,10 +9,10 @@ is what survives a hard kill and what `--resume` reads back together with the ta
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+
+from puzzleplan.plans.core.files import replaced
 
 # (name, type, what it holds); type is one of str, int, float, bool
 COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -95,23 +95,14 @@ def write_rows(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:
     fmt = table_format(path)
     rows = [normalized(r) for r in rows]
     table = pa.Table.from_pylist(rows, schema=_schema())
-    target = Path(path).resolve()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=fmt)
-        os.close(fd)
-        try:
+        with replaced(path, make_folder=True) as tmp:
             if fmt == ".parquet":
                 import pyarrow.parquet as pq
                 pq.write_table(table, tmp)
             else:
                 import pyarrow.csv as pcsv
                 pcsv.write_csv(table, tmp)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
     except OSError as exc:
         raise TableError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

@@ -7,10 +7,9 @@ stopped it (the rows that finished are kept: `--resume` continues).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from puzzleplan.plans.cli.common import EXIT_INPUT, EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, progress_for
+from puzzleplan.plans.cli.common import EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, progress_for
 from puzzleplan.plans.cli.output import print_json
 
 

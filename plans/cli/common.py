@@ -93,16 +93,8 @@ def partition_groups(text: str) -> list[list[str]]:
 
 def write_atomically(path: str, text: str) -> None:
     """Write all or nothing: a temporary file beside the target, then a rename."""
-    import os
-    import tempfile
-    target = os.path.abspath(path)
+    from puzzleplan.plans.core.files import write_bytes
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzleplan-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the file normal permissions
-        os.replace(tmp, target)
+        write_bytes(path, text.encode("utf-8"))
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror}") from None

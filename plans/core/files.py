@@ -1,0 +1,41 @@
+"""Files written all or nothing: a temporary file beside the target, renamed onto it at the end.
+
+A reader never sees half a file, and a failed write leaves the old file (or none) in place.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+@contextmanager
+def replaced(path: str | Path, make_folder: bool = False) -> Iterator[str]:
+    """Yield a temporary path beside `path` to write; on success it becomes `path` (with the
+    permissions a new file gets), on any error it is removed. OSError passes through."""
+    target = Path(path).resolve()
+    if make_folder:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=target.suffix)
+    os.close(fd)
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_bytes(path: str | Path, data: bytes, make_folder: bool = False) -> None:
+    """Write `data` to `path` all or nothing (OSError on failure)."""
+    with replaced(path, make_folder) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+
+
+__all__ = ["replaced", "write_bytes"]
