@@ -64,6 +64,11 @@ class SatEncoding:
     def decode(self, true: set[int], horizon: int) -> list[str]:
         raise NotImplementedError
 
+    def connect(self, solver: Solver, horizon: int, guard: int | None) -> None:
+        """Attach what the encoding reasons with beside its clauses (an external propagator)
+        before a solve at `horizon`; `guard`: that horizon's activation literal under
+        incremental solving, None for a formula of one horizon. Default: nothing."""
+
     # -- whole formula --------------------------------------------------------------------------
     def clauses(self, horizon: int) -> list[Clause]:
         out = self.initial()
@@ -125,6 +130,7 @@ def solve_fixed(encoding: SatEncoding, horizon: int, solver_name: str = "cadical
     clauses = encoding.clauses(horizon)
     built = time.perf_counter()
     with Solver(name=solver_name, bootstrap_with=clauses) as solver:
+        encoding.connect(solver, horizon, None)
         outcome = _solve_limited(solver, [], time_limit)
         solved = time.perf_counter()
         moves = None
@@ -156,6 +162,7 @@ class IncrementalSat:
             self.built += 1
         act = self.encoding.var("activate", horizon)
         self._add([-act] + clause for clause in self.encoding.goal(horizon) + self.encoding.cuts(horizon))
+        self.encoding.connect(self.solver, horizon, act)
         built = time.perf_counter()
         outcome = _solve_limited(self.solver, [act], time_limit)
         solved = time.perf_counter()

@@ -132,6 +132,11 @@ class TilesDirections(_TilesSat):
 
     name = "tiles-dirs"
 
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        super().__init__(model, options)
+        self.reversal_cut = bool(options.no_reversal)   # the blank never goes straight back
+        self.idle_tail = bool(options.idle_at_end)      # idle steps only after the last move
+
     def direction(self, k: int, t: int) -> int:
         return self.var("dir", k, t)
 
@@ -157,10 +162,10 @@ class TilesDirections(_TilesSat):
             for f in self.faces:
                 if f:
                     out.append([-self.at(f, c, t), self.at(f, c, t + 1), self.at(0, c, t + 1)])
-        if self.options.no_reversal and t > 0:
+        if self.reversal_cut and t > 0:
             for k in range(4):
                 out.append([-self.direction(k, t - 1), -self.direction((k + 2) % 4, t)])
-        if self.idle and self.options.idle_at_end and t > 0:
+        if self.idle and self.idle_tail and t > 0:
             out.append([-self.var("idle", t - 1), self.var("idle", t)])
         return out
 

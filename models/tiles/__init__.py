@@ -45,6 +45,8 @@ FAMILY = Family(
     encodings={
         "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
         "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",
+        "tiles-h": "puzzleplan.encoders.sat.tiles_h:TilesHeuristic",
+        "tiles-pdb": "puzzleplan.encoders.sat.tiles_pdb:TilesPatternBound",
         "cp-tiles-table": "puzzleplan.encoders.cpsat.tiles:TilesTable",
         "cp-tiles-bool": "puzzleplan.encoders.cpsat.tiles:TilesBool",
     },

@@ -1,0 +1,48 @@
+"""`tiles-pdb`: `tiles-h`'s formula without its Manhattan clauses, and the native lower bound
+(pattern databases; on boards of up to 3x3 cells a pure-Python Manhattan sum) added lazily by an external propagator on CaDiCaL 1.9.5, which also makes
+the solver's decisions walk forward in time (encoders/sat/tiles_propagator.py).
+
+Proof semantics are those of `tiles-h`: every clause the propagator adds holds for every plan
+within the horizon (the bound is admissible), so UNSAT proves what it proves for `tiles-h`.
+With another solver (no IPASIR-UP), or in an exported DIMACS file, the formula stands alone:
+still sound and complete, without the bound.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pysat.solvers import Solver
+
+from puzzleplan.encoders.base import EncodingOptions
+from puzzleplan.encoders.sat.tiles_h import TilesHeuristic
+from puzzleplan.encoders.sat.tiles_propagator import BoundPropagator, LowerBound, ManhattanBound, bound_for
+
+
+class TilesPatternBound(TilesHeuristic):
+    """Factored directions with the native lower bound added by an external propagator.
+
+    As `tiles-h`, the reversal cut stays sound under exact horizons by an even idle tail."""
+
+    name = "tiles-pdb"
+    static_bounds = False
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        super().__init__(model, options)
+        self._lower: LowerBound | ManhattanBound | None = None
+        self.propagator: BoundPropagator | None = None
+
+    def connect(self, solver: Solver, horizon: int, guard: int | None) -> None:
+        if not self.options.distance_cuts or not hasattr(solver.solver, "connect_propagator"):
+            return
+        if self._lower is None:
+            self._lower = bound_for(self.model)
+        if self.propagator is not None:
+            solver.disconnect_propagator()
+        actions = [[self.direction(k, t) for k in range(4)] + [self.var("idle", t) if self.idle else 0]
+                   for t in range(horizon)]
+        self.propagator = BoundPropagator(self.model.start, self.nbr, horizon, actions, self.at, self._lower, guard)
+        solver.connect_propagator(self.propagator)
+        for row in actions:
+            for v in row:
+                if v:
+                    solver.observe(v)
