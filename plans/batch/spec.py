@@ -347,7 +347,12 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
     skipped: Counter = Counter()
     named_metrics: set[str] = set()
     all_metrics: set[str] = set()
+    seen: set[tuple[str, str | None]] = set()
     for inst in instances:
+        if (str(inst.path), inst.level) in seen:   # a run id names one run: the first listing counts
+            skipped["instances listed twice"] += 1
+            continue
+        seen.add((str(inst.path), inst.level))
         try:
             model = load(inst.path, level=inst.level)
         except ModelError as exc:

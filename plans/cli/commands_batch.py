@@ -56,7 +56,7 @@ def _skipped(skipped: dict[str, int]) -> str:
     if not skipped:
         return ""
     parts = "; ".join(f"{why}: {n}" for why, n in sorted(skipped.items(), key=lambda kv: -kv[1])[:3])
-    return f" (left out {sum(skipped.values()):,} that cannot run: {parts})"
+    return f" (left out {sum(skipped.values()):,}: {parts})"
 
 
 def _dry_run(args: argparse.Namespace, spec: Any, output: str) -> int:
