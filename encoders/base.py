@@ -85,6 +85,19 @@ class HorizonResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def plan_steps(result: "HorizonResult") -> int:
+    """The horizon steps a found plan uses: its length, or what its encoding counted
+    (extra["steps"], set where an encoding has `plan_cost`: Sokoban's sok-push, one step per
+    push, its LURD plans holding the free walks too)."""
+    return int(result.extra.get("steps", len(result.moves or ())))
+
+
+def counted_steps(encoding: Any, moves: list[str] | None) -> dict[str, Any]:
+    """{"steps": n} when `encoding` counts its plans' steps itself (`plan_cost`), else {}."""
+    cost = getattr(encoding, "plan_cost", None)
+    return {} if moves is None or cost is None else {"steps": cost(moves)}
+
+
 # The generic encodings: they read the model's planning task (models/task), so they apply to
 # every model that compiles, listed after each family's own (hand-tuned) encodings.
 GENERIC_ENCODINGS: dict[str, str] = {

@@ -177,6 +177,7 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     find = sat_options(model)
     prove, offset = proof_options(model)
     for name in encodings:
+        size = _sizer(name)
         label = _label(name, solver)
         step(f"{label}: plan of {optimum}")
         started = time.perf_counter()
@@ -184,7 +185,7 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
         row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started,
                           kind="plan", horizon=optimum, exact=find.goal == "exact")
-        _plan_answer(model, row, found, optimum, note)
+        _plan_answer(model, row, found, optimum, note, size)
         rows.append(row)
         below = optimum - offset
         claim = f"no plan <= {optimum - 1}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
@@ -203,6 +204,18 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         _bound_answer(row, proof, note)
         rows.append(row)
     return rows
+
+
+def counts_steps(name: str) -> bool:
+    """True for an encoding whose horizon counts the metric's cost, one unit a step (it has
+    `plan_cost`: sok-push, one push a step): its UNSAT at cost - 1 is a global bound."""
+    return getattr(encoding_class(name), "plan_cost", None) is not None
+
+
+def _sizer(name: str) -> Callable[[HorizonResult], int]:
+    """A found plan's size in the claim's unit for encoding `name`."""
+    cost = getattr(encoding_class(name), "plan_cost", None)
+    return (lambda r: len(r.moves or ())) if cost is None else (lambda r: cost(r.moves or []))
 
 
 def _label(name: str, solver: str) -> str:

@@ -28,7 +28,7 @@ from puzzleplan.plans.core.types import Request, Result, Status
 
 from puzzleplan.encoders import horizon as strategies
 from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for,
-                                      is_generic)
+                                      is_generic, plan_steps)
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
@@ -240,7 +240,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
 def _size(result: HorizonResult, task: Any) -> int:
     """A found plan's size in the cap's unit: its cost on a task with costs, else its length."""
     if task is None:
-        return len(result.moves or ())
+        return plan_steps(result)
     if "cost" not in result.extra:
         result.extra["cost"] = sum(a.cost for a in plan_actions(task, result.moves or ()))
     return int(result.extra["cost"])
@@ -262,10 +262,12 @@ def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[
 def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,
                    lower: int) -> Result:
     proved = outcome.no_plan_up_to
-    if outcome.moves is not None and (request.max_moves is None or len(outcome.moves) <= request.max_moves):
+    # the plan's size in the horizon's unit: its length, or the steps its encoding counted (sok-push: pushes)
+    size = None if outcome.moves is None else (len(outcome.moves) if outcome.cost is None else outcome.cost)
+    if outcome.moves is not None and size is not None and (request.max_moves is None or size <= request.max_moves):
         status = Status.OPTIMAL if outcome.optimal else Status.SOLVED
-        bound = len(outcome.moves) if outcome.optimal else (proved if proved is not None else lower - 1) + 1
-        return _decoded(ctx, engine, model, status, outcome.moves, bound)
+        bound = size if outcome.optimal else (proved if proved is not None else lower - 1) + 1
+        return _decoded(ctx, engine, model, status, outcome.moves, bound, outcome.cost)
     if proved is not None and proved >= cap:
         if request.max_moves is None:
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=proved + 1,

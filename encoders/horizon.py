@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, plan_steps
 
 STRATEGIES = ("increasing", "binary", "fixed")
 
@@ -97,7 +97,8 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
             if result.answer is Answer.SAT:
                 assert result.moves is not None
                 out.moves, out.horizon = result.moves, t
-                out.optimal = len(result.moves) <= t    # a parallel plan may hold more moves than steps
+                out.cost = result.extra.get("steps")
+                out.optimal = plan_steps(result) <= t    # a parallel plan may hold more moves than steps
                 break
             if result.answer is Answer.UNKNOWN:
                 break
@@ -118,8 +119,8 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         yield out
         return
     assert result.moves is not None
-    best, best_at = result.moves, hi
-    hi = min(hi, len(best))         # a plan of L moves is also one of L steps
+    best, best_at, kept = result.moves, hi, result
+    hi = min(hi, plan_steps(kept))   # a plan of L moves is also one of L steps
     while hi - lo > (step if mode != "by" else 1):
         mid = _aligned((lo + hi) // 2, mode, parity)
         if mid <= lo:
@@ -131,14 +132,14 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         yield proved(result)
         if result.answer is Answer.SAT:
             assert result.moves is not None
-            hi = min(mid, len(result.moves))
-            if len(result.moves) < len(best):
-                best, best_at = result.moves, mid
+            hi = min(mid, plan_steps(result))
+            if plan_steps(result) < plan_steps(kept):
+                best, best_at, kept = result.moves, mid, result
         elif result.answer is Answer.UNKNOWN:
             out.moves, out.horizon = best, best_at
             yield out
             return
-    out.moves, out.horizon = best, best_at
-    out.optimal = len(best) <= hi
+    out.moves, out.horizon, out.cost = best, best_at, kept.extra.get("steps")
+    out.optimal = plan_steps(kept) <= hi
     out.no_plan_up_to = hi - 1
     yield out

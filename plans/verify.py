@@ -228,7 +228,11 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
     def step(what: str) -> None:
         rows_bar.update(label=f"verify: {what}", done=next(finished))
     if cost_claim:
-        rows += certify_cost(model, claim, native.plan.length, chosen, solver, workers, remaining, step)
+        from puzzleplan.encoders.certify import counts_steps
+        stepped = [name for name in chosen if counts_steps(name)]   # one unit of cost per step
+        rows += certify(model, claim, stepped, solver, workers, remaining, step)
+        rows += certify_cost(model, claim, native.plan.length, [n for n in chosen if n not in stepped], solver,
+                             workers, remaining, step)
     else:
         rows += certify(model, claim, chosen, solver, workers, remaining, step)
     conflicting = [r for r in rows if r.contradicts(optimum)]

@@ -1,7 +1,9 @@
 """The Sokoban encodings (SAT sok-onehot, CP-SAT cp-sok), moves metric: on every small example
 level, SAT at BFS's optimum with a plan the checker accepts and UNSAT one below (goal `by`, with
 and without cuts); the unsolvable level is UNSAT; exact-T semantics, the incremental driver,
-CP-SAT hints, the pushes metric refused, and `verify` agreeing on seed 004."""
+CP-SAT hints, the pushes metric refused, and `verify` agreeing on seed 004. The pushes encoding
+(sok-push): the native optimum in pushes and UNSAT one below on the small levels, with and without
+cuts; frozen patterns and both encodings checked against BFS on random small levels (hypothesis)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from puzzleplan.encoders import base as enc_base
 from puzzleplan.encoders.base import Answer, EncodingOptions
@@ -16,6 +20,9 @@ from puzzleplan.encoders.cpsat.base import solve as cp_solve
 from puzzleplan.encoders.cpsat.sokoban import SokobanCp
 from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
 from puzzleplan.encoders.sat.sokoban import SokobanOneHot
+from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns, frozen_subset
+from puzzleplan.encoders.sat.sokoban_push import SokobanPushes, plan_cost
+from puzzleplan.models.sokoban.model import Sokoban
 from puzzleplan.models import load
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.solve import solve
@@ -146,3 +153,115 @@ def test_verify_agrees(capsys):
     assert out["agree"] is True
     methods = " ".join(row["method"] for row in out["certificates"])
     assert "sok-onehot" in methods and "cp-sok" in methods
+
+
+# -- the pushes metric: sok-push ------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def push_optimum(name: str) -> int | None:
+    result = solve(load(SOK / name).with_metric("pushes"), "bfs", Request())
+    return None if result.plan is None else result.plan.cost
+
+
+def assert_push_plan(model, result, pushes: int) -> None:
+    assert result.answer is Answer.SAT
+    assert plan_cost(result.moves) <= pushes
+    report = check_plan(model, list(result.moves))
+    assert report.valid, (result.moves, report.error)
+
+
+@pytest.mark.parametrize("options", [EncodingOptions(), NO_CUTS], ids=["cuts", "no-cuts"])
+@pytest.mark.parametrize("name", SMALL)
+def test_push_optimum_and_one_below(name, options):
+    model = load(SOK / name).with_metric("pushes")
+    best = push_optimum(name)
+    assert best is not None
+    assert_push_plan(model, solve_fixed(SokobanPushes(model, options), best), best)
+    if best > 0:
+        assert solve_fixed(SokobanPushes(model, options), best - 1).answer is Answer.UNSAT
+
+
+def test_push_unsolvable_incremental_and_declared():
+    model = load(SOK / "unsolvable.yaml").with_metric("pushes")
+    for horizon in (0, 3, 8):
+        assert solve_fixed(SokobanPushes(model), horizon).answer is Answer.UNSAT
+    model = load(SOK / "seed-004-player-goal.yaml").with_metric("pushes")
+    best = push_optimum("seed-004-player-goal.yaml")
+    inc = IncrementalSat(SokobanPushes(model))
+    try:
+        answers = [inc.solve(t).answer for t in range(best + 1)]
+        assert answers == [Answer.UNSAT] * best + [Answer.SAT]
+    finally:
+        inc.close()
+    assert enc_base.encodings_for(model, "sat")[0] == "sok-push"
+    assert "sok-push" not in enc_base.encodings_for(model.with_metric("moves"))
+    with pytest.raises(ValueError, match="pushes metric only"):
+        SokobanPushes(model.with_metric("moves"))
+
+
+def test_verify_pushes_with_sok_push(capsys):
+    from puzzleplan.plans.cli import main
+    code = main(["verify", str(SOK / "seed-004.yaml"), "--metric", "pushes", "--encodings", "sok-push", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "verified" and out["agree"] is True
+    assert any("sok-push" in row["method"] for row in out["certificates"])
+
+
+def test_frozen_patterns_on_a_corridor():
+    # two boxes side by side against the top wall, off the goals: frozen; on goals: allowed
+    model = Sokoban(["#######", "#. $$ #", "#    .#", "#  @  #", "#######"])
+    patterns = frozen_patterns(model, [not d for d in model.dead])
+    a, b = model.index[(1, 3)], model.index[(1, 4)]
+    assert (a, b) in patterns
+    goals = Sokoban(["#######", "#  ** #", "#  $$@#", "#   ..#", "#######"])
+    assert not any({goals.index[(1, 3)], goals.index[(1, 4)]} >= set(p) for p in
+                   frozen_patterns(goals, [not d for d in goals.dead]))
+    assert frozen_subset(model.nbr, model.dead, {a, b}) == {a, b}
+
+
+@st.composite
+def small_levels(draw):
+    """A random walled level of 3x4 inside cells: a few inner walls, one or two boxes."""
+    rows, cols = 3, 4
+    inner = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    walls = set(draw(st.lists(st.sampled_from(inner), max_size=3)))
+    floor = [cell for cell in inner if cell not in walls]
+    boxes = draw(st.integers(1, 2))
+    picked = draw(st.lists(st.sampled_from(floor), min_size=2 * boxes + 1, max_size=2 * boxes + 1, unique=True))
+    player, box_cells, goal_cells = picked[0], set(picked[1:1 + boxes]), set(picked[1 + boxes:])
+    grid = []
+    for r in range(rows + 2):
+        row = ""
+        for c in range(cols + 2):
+            cell = (r, c)
+            if r in (0, rows + 1) or c in (0, cols + 1) or cell in walls:
+                row += "#"
+            elif cell == player:
+                row += "+" if cell in goal_cells else "@"
+            elif cell in box_cells:
+                row += "*" if cell in goal_cells else "$"
+            else:
+                row += "." if cell in goal_cells else " "
+        grid.append(row)
+    return grid
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels())
+def test_random_levels_agree_with_bfs(grid):
+    """Both metrics: the encodings (with their deadlock clauses and distance bounds) find BFS's
+    optimum and nothing below it; an unsolvable level stays UNSAT."""
+    for metric, cls in (("pushes", SokobanPushes), ("moves", SokobanOneHot)):
+        try:
+            model = Sokoban(grid, metric=metric)
+        except Exception:   # the player walled off from the level's edge: not a level
+            return
+        result = solve(model, "bfs", Request())
+        if result.plan is None:
+            assert solve_fixed(cls(model), 6).answer is Answer.UNSAT
+            continue
+        best = result.plan.cost
+        found = solve_fixed(cls(model), best)
+        assert found.answer is Answer.SAT and check_plan(model, list(found.moves)).valid
+        if best > 0:
+            assert solve_fixed(cls(model), best - 1).answer is Answer.UNSAT, grid

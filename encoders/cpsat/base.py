@@ -12,7 +12,7 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, counted_steps
 
 
 class CpEncoding:
@@ -78,4 +78,5 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
         raise RuntimeError(f"{encoding.name}: invalid CP-SAT model: {model.Validate()}")
     moves = encoding.decode(solver, horizon) if answer is Answer.SAT else None
     return HorizonResult(horizon, answer, moves, len(proto.variables), len(proto.constraints),
-                         built - started, solved - built, {"cp_status": solver.StatusName(status)})
+                         built - started, solved - built,
+                         {"cp_status": solver.StatusName(status), **counted_steps(encoding, moves)})

@@ -15,6 +15,8 @@ that are not dead squares).
     Frame: box_c_t -> box_c_t+1 | at_c_t+1 (a box stays unless the player steps onto it).
     Count: sum_c box_c_t == number of boxes at every step, which with the frame and the effects
         leaves no room for a box to appear anywhere but where it was pushed.
+    Frozen patterns (every plan, every step): OR_c -box_c_t over each set of box cells that
+        freezes with a box off a goal (encoders/sat/sokoban_deadlock.py).
 Cuts (options):
     distance_cuts: box_c_t is the constant 0 when the push distance from c to the nearest goal
         exceeds T - t, the player's domain at t keeps the cells within T - t walking steps of
@@ -33,6 +35,7 @@ from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.sokoban import SokobanLevel, check_metric
+from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
 from puzzleplan.encoders.cpsat.base import CpEncoding
 from puzzleplan.models.sokoban.analysis import INF
 from puzzleplan.models.sokoban.level import DIRS, OPPOSITE, PUSH, WALK, steps
@@ -55,6 +58,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
         self.act: list[Any] = []
         self.box: list[dict[int, Any]] = []
         self._false: Any = None
+        self.patterns = frozen_patterns(model, self.boxable)
 
     def _box_allowed(self, c: int, t: int, horizon: int) -> bool:
         if not self.boxable[c]:
@@ -86,6 +90,9 @@ class SokobanCp(SokobanLevel, CpEncoding):
                 if self.boxable[c]:
                     cp.AddImplication(row[c], boxes[c].Not())
             cp.Add(sum(boxes.values()) == nboxes)
+            for pattern in self.patterns:
+                if all(boxes[c] is not false for c in pattern):
+                    cp.AddBoolOr([boxes[c].Not() for c in pattern])
             if self.options.distance_cuts:
                 cp.Add(sum(self.near[c] * b for c, b in boxes.items() if self.near[c] < INF) <= T - t)
             self.pos.append(p)

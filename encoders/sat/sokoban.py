@@ -38,7 +38,10 @@ Cuts (options):
     distance_cuts (horizon-dependent, hold for every plan): a box on c at step t needs at least
         the push distance from c to its nearest goal (on the empty level) further moves, so
         -box(c,t) when that exceeds T - t; with a player goal, -player(c,t) when the walking
-        distance to it exceeds T - t.
+        distance to it exceeds T - t. (The near-sum budget of sok-push is left out here: with
+        every walk wasting a move its slack is large, and it measured slower on Microban.)
+Deadlock clauses (every plan, every step): frozen patterns of boxes off goals are forbidden
+(encoders/sat/sokoban_deadlock.py); dead squares have no box variable.
 Only the `moves` metric is encoded: under `pushes` the constructor raises ValueError.
 """
 from __future__ import annotations
@@ -47,6 +50,7 @@ from typing import Any
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.base import Clause, SatEncoding
+from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
 from puzzleplan.models.sokoban.analysis import INF
 from puzzleplan.models.sokoban.level import OPPOSITE, PUSH, WALK
 
@@ -88,6 +92,7 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
         super().__init__(model, options)
         self.read_level(model, options)
         self.reversal = options.no_reversal and self.idle
+        self.patterns = frozen_patterns(model, self.boxable)
 
     # -- variables ------------------------------------------------------------------------------
     def player(self, c: int, t: int) -> int:
@@ -109,6 +114,8 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
         for c in range(self.n):
             if self.boxable[c]:
                 out.append([-self.player(c, t), -self.box(c, t)])
+        for pattern in self.patterns:
+            out.append([-self.box(c, t) for c in pattern])
         return out
 
     def initial(self) -> list[Clause]:

@@ -3,7 +3,10 @@
 Modules, bottom up: `level` (the vocabulary: XSB characters, the four steps and their LURD
 letters, the Level data; imports nothing of the package), `notation` (XSB levels and
 collections read into data), `analysis` (dead squares, the matching bound and its cache),
-`model` on top (moves and pushes metrics, deadlock pruning). The independent plan checker is
+`model` on top (moves and pushes metrics, deadlock pruning). The family's own engine `push`
+(the default): `tables` (player-aware push distances, numpy), `kernel_rules` and `kernel_search`
+(numba: walks, matching, freeze and PI-corral tests, the resumable A* loop), `native` (the
+driver: limits, pushes-then-moves, plans). The independent plan checker is
 `puzzleplan.plans.check.sokoban`, apart on purpose.
 """
 from puzzleplan.models.family import Family
@@ -28,7 +31,9 @@ FAMILY = Family(
     encodings={
         "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
         "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
+        "sok-push": "puzzleplan.encoders.sat.sokoban_push:SokobanPushes",
     },
+    engines={"push": "puzzleplan.models.sokoban.native"},
     collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
                  ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",

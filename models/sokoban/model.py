@@ -89,7 +89,7 @@ class Sokoban(ModelBase):
 
     family = "sokoban"
     metrics = METRICS
-    default_engine = "astar"
+    default_engine = "push"   # models/sokoban/native.py: A* over pushes, compiled; see its docstring
     notations = ("xsb", "yaml")
 
     def __init__(self, level: Level | str | Sequence[str], player_goal: tuple[int, int] | None = None,

@@ -35,8 +35,7 @@ def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -
     if result.plan is not None:
         proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
         cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
-        cost = "" if result.plan.cost == result.plan.length else f" ({result.plan.cost} {model.metric})"
-        print(f"status:  {status.value}: {count(result.plan.length, 'move')}{cost}{cap}, {proof}")
+        print(f"status:  {status.value}: {plan_counts(model, result)}{cap}, {proof}")
         print(f"plan:    {result.plan.text()}")
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
@@ -53,6 +52,23 @@ def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -
         for i, state in enumerate(states):
             label = "start" if i == 0 else f"move {i}: {result.plan.moves[i - 1]}"
             print(f"\n{label}\n{paint(state)}")
+
+
+def plan_counts(model: Any, result: Result) -> str:
+    """The plan's size: '24 moves', '12 moves (30 cost)' when the metric counts otherwise; under pushes
+    '97 pushes, 230 moves', saying whether the moves are the fewest among push-optimal plans."""
+    plan = result.plan
+    assert plan is not None
+    if model.metric == "pushes":
+        text = f"{count(plan.cost, 'push', 'pushes')}, {count(plan.length, 'move')}"
+        fewest = result.stats.extra.get("fewest_moves")
+        if fewest is True and result.status is Status.OPTIMAL:
+            text += " (the fewest moves of any plan with that many pushes)"
+        elif fewest is False:
+            text += " (moves not minimised)"
+        return text
+    cost = "" if plan.cost == plan.length else f" ({plan.cost} {model.metric})"
+    return f"{count(plan.length, 'move')}{cost}"
 
 
 def painter(model: Any, colour: str = "auto") -> Callable[[Any], str]:

@@ -1,0 +1,349 @@
+"""Compiled (numba) pieces of the push engine's rules: the player's walk, the lower bound, the
+freeze test and the PI-corral test. The search loop (kernel_search.py) calls them per state.
+
+Why pruning keeps every optimum: dead cells, frozen groups off goals and boxes without a perfect
+matching drop only positions from which no solution exists, so no plan is lost; the PI-corral
+rule drops pushes out of positions that may well be solvable, and its docstring shows that a
+shortest solution always starts with a push it keeps (pushes metric only).
+
+Cells, directions and tables are those of tables.py. `occ[c]` is 1 where a box stands. Walks
+are breadth-first searches marked with a stamp (`seen[c] == stamp`), so no array is cleared
+between states.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BIG = 1 << 30               # the cost of an impossible box-goal pair in the matching
+JIT = {"cache": True}
+
+
+@njit(**JIT)
+def walk(nbr, occ, start, seen, stamp, dist, queue):
+    """Breadth-first walk of the player from `start` around the boxes: marks seen[c] = stamp
+    and sets dist[c] for every cell reached; returns how many cells were reached (queue holds them)."""
+    seen[start] = stamp
+    dist[start] = 0
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            x = nbr[c, d]
+            if x >= 0 and seen[x] != stamp and occ[x] == 0:
+                seen[x] = stamp
+                dist[x] = dist[c] + 1
+                queue[tail] = x
+                tail += 1
+    return tail
+
+
+@njit(**JIT)
+def lowest_reached(queue, count):
+    """The lowest cell number among the first `count` cells of a walk (the normalised player)."""
+    low = queue[0]
+    for i in range(1, count):
+        if queue[i] < low:
+            low = queue[i]
+    return low
+
+
+@njit(**JIT)
+def frozen(b, occ, chain, nbr, dead, goal):
+    """-1 when the box on b can still move; else how many boxes of the frozen group holding it
+    are off goals. On each axis the box is held by a wall on either side, dead cells on both,
+    or a neighbouring box that is itself held (boxes on the current chain count as walls). No box
+    of such a group can move before another of it has (a push onto a dead cell aside, which is
+    lost anyway), so none ever moves again: with one off a goal there is no solution."""
+    chain[b] = 1
+    off = 0 if goal[b] else 1
+    for axis in range(2):
+        a = nbr[b, 2 * axis]
+        c = nbr[b, 2 * axis + 1]
+        if a < 0 or c < 0 or (dead[a] and dead[c]):
+            continue
+        blocked = False
+        for k in range(2):
+            x = a if k == 0 else c
+            if occ[x]:
+                if chain[x]:
+                    blocked = True
+                    break
+                sub = frozen(x, occ, chain, nbr, dead, goal)
+                if sub >= 0:
+                    off += sub
+                    blocked = True
+                    break
+        if not blocked:
+            chain[b] = 0
+            return -1
+    chain[b] = 0
+    return off
+
+
+@njit(**JIT)
+def assignment(cost, n, u, v, match, way, minv, used):
+    """Minimum total cost of a perfect matching of rows to columns of cost[:n, :n] (the
+    Hungarian method with potentials, O(n^3)); >= BIG when every matching uses a BIG pair."""
+    for i in range(n + 1):
+        u[i] = 0
+        v[i] = 0
+        match[i] = 0
+        way[i] = 0
+    for i in range(1, n + 1):
+        match[0] = i
+        j0 = 0
+        for j in range(n + 1):
+            minv[j] = BIG * 4
+            used[j] = 0
+        while True:
+            used[j0] = 1
+            i0 = match[j0]
+            delta = BIG * 4
+            j1 = 0
+            for j in range(1, n + 1):
+                if used[j] == 0:
+                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if match[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    return -v[0]
+
+
+@njit(**JIT)
+def reassign(cost, n, row, u, v, match, way, minv, used):
+    """The minimum matching after row `row` of cost changed, from an optimal matching and its
+    potentials (u, v, match as `assignment` leaves them) of the old costs: the row is unmatched,
+    its potential lowered until its reduced costs are >= 0, and matched again by one shortest
+    augmenting path (O(n^2) instead of O(n^3)). Updates u, v, match; returns the total."""
+    r = row + 1
+    for j in range(1, n + 1):
+        if match[j] == r:
+            match[j] = 0
+            break
+    low = BIG * 4
+    for j in range(1, n + 1):
+        x = cost[row, j - 1] - v[j]
+        if x < low:
+            low = x
+    u[r] = low
+    match[0] = r
+    j0 = 0
+    for j in range(n + 1):
+        minv[j] = BIG * 4
+        used[j] = 0
+    while True:
+        used[j0] = 1
+        i0 = match[j0]
+        delta = BIG * 4
+        j1 = 0
+        for j in range(1, n + 1):
+            if used[j] == 0:
+                cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(n + 1):
+            if used[j]:
+                u[match[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if match[j0] == 0:
+            break
+    while True:
+        j1 = way[j0]
+        match[j0] = match[j1]
+        j0 = j1
+        if j0 == 0:
+            break
+    total = 0
+    for j in range(1, n + 1):
+        total += cost[match[j] - 1, j - 1]
+    return total
+
+
+@njit(**JIT)
+def cost_row(cost, i, b, player, side, pdist):
+    """Fill row i of the matching's costs for a box on b, the player on `player`; False when the
+    box reaches no goal from that side."""
+    n = cost.shape[1]
+    s = side[b, player]
+    any_goal = False
+    for j in range(n):
+        d = pdist[j, b, s]
+        if d >= 30000:
+            cost[i, j] = BIG
+        else:
+            cost[i, j] = d
+            any_goal = True
+    return any_goal
+
+
+@njit(**JIT)
+def bound(boxes, player, side, pdist, cost, work):
+    """The pushes lower bound of boxes with the player on `player`: a minimum matching of boxes
+    to goals, a pair costing the player-aware push distance (tables.py); -1 when some box or
+    goal has no partner at all, or no perfect matching exists."""
+    n = boxes.shape[0]
+    for i in range(n):
+        b = boxes[i]
+        s = side[b, player]
+        best = BIG
+        for j in range(n):
+            d = pdist[j, b, s]
+            if d >= 30000:
+                cost[i, j] = BIG
+            else:
+                cost[i, j] = d
+                if d < best:
+                    best = d
+        if best >= BIG:
+            return -1
+    if n == 1:
+        return cost[0, 0]
+    for j in range(n):
+        ok = False
+        for i in range(n):
+            if cost[i, j] < BIG:
+                ok = True
+                break
+        if not ok:
+            return -1
+    total = assignment(cost, n, work[0], work[1], work[2], work[3], work[4], work[5])
+    return -1 if total >= BIG else total
+
+
+@njit(**JIT)
+def pi_corral(nbr, occ, goal, boxes, seen, stamp, label, queue, allowed):
+    """Find the PI-corral with the fewest pushes into it; -1 if none, else that number (0: a
+    deadlock), with allowed[i * 4 + d] = 1 for each of those pushes (box i, direction d).
+
+    A corral C is a connected part of the box-free floor the player does not reach (seen[c] !=
+    stamp); its fence is the boxes next to C. Every cell next to C is a wall or a fence box, so
+    C stays closed until a fence box moves. It is a PI-corral when, for every fence box b and
+    direction d whose pushing cell q = b - d is floor, outside C and not a fence box, and whose
+    target t = b + d is floor and not a fence box: t lies in C (the push goes into the corral)
+    and the player reaches q now. It counts when it is unsolved: a fence box is off a goal or a
+    goal in C is empty (some fence box must then move in any solution).
+
+    Why keeping only its pushes loses no shortest solution (pushes): in any solution take the
+    first push of a fence box, m_k. Pushes before it move other boxes only, which can never come
+    next to C; so in the position before m_k the fence still stands, m_k's q is outside C and
+    not a fence box, its t is free; by the rule t is in C and q is reached now: m_k is one of the
+    kept pushes and legal now. Doing m_k first, then the pushes before it, is legal (m_k frees b
+    and fills t, a cell of C no earlier walk entered, and the player can step from b back to q),
+    and ends in the same boxes with the player in the same area (it walked to q before m_k in
+    the original, around C). Same number of pushes: by induction a kept push starts a shortest
+    solution. With none to keep, no solution exists. (The walk lengths may change: the moves
+    metric does not use this.)
+    """
+    nb = boxes.shape[0]
+    n = nbr.shape[0]
+    for c in range(n):
+        label[c] = -1
+    best = -1
+    ncomp = 0
+    for start in range(n):
+        if occ[start] or seen[start] == stamp or label[start] >= 0:
+            continue
+        k = ncomp
+        ncomp += 1
+        label[start] = k
+        queue[0] = start
+        head, tail = 0, 1
+        empty_goal = goal[start] == 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(4):
+                x = nbr[c, d]
+                if x >= 0 and occ[x] == 0 and label[x] < 0:
+                    label[x] = k
+                    if goal[x]:
+                        empty_goal = True
+                    queue[tail] = x
+                    tail += 1
+        # the fence: boxes next to a cell of this corral
+        unsolved = empty_goal
+        ok = True
+        pushes = 0
+        for i in range(nb):
+            b = boxes[i]
+            if not _next_to(nbr, label, b, k):
+                continue
+            if goal[b] == 0:
+                unsolved = True
+            for d in range(4):
+                q = nbr[b, d ^ 1]
+                t = nbr[b, d]
+                if q < 0 or t < 0 or label[q] == k:
+                    continue
+                if occ[q] and _next_to(nbr, label, q, k):
+                    continue
+                if occ[t] and _next_to(nbr, label, t, k):
+                    continue
+                if occ[t] or label[t] != k or seen[q] != stamp:
+                    ok = False
+                    break
+                pushes += 1
+            if not ok:
+                break
+        if not ok or not unsolved:
+            continue
+        if best < 0 or pushes < best:
+            best = pushes
+            for j in range(nb * 4):
+                allowed[j] = 0
+            for i in range(nb):
+                b = boxes[i]
+                if not _next_to(nbr, label, b, k):
+                    continue
+                for d in range(4):
+                    q = nbr[b, d ^ 1]
+                    t = nbr[b, d]
+                    if q >= 0 and t >= 0 and occ[t] == 0 and label[t] == k and seen[q] == stamp:
+                        allowed[i * 4 + d] = 1
+            if best == 0:
+                break
+    return best
+
+
+@njit(**JIT)
+def _next_to(nbr, label, c, k):
+    for d in range(4):
+        x = nbr[c, d]
+        if x >= 0 and label[x] == k:
+            return True
+    return False
+
+
+def work_arrays(nboxes: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of `assignment` for up to `nboxes` rows."""
+    m = nboxes + 1
+    return (np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
+            np.zeros(m, np.int64), np.zeros(m, np.int64))

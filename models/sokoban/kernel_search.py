@@ -1,0 +1,332 @@
+"""The push engine's compiled (numba) A* loop over the push graph, resumable in slices.
+
+A state is the sorted box cells and a player cell; an edge is one push (the walk to it is part
+of the edge). Its cost depends on the mode:
+
+    PUSHES    1 per push; the player is normalised to the lowest cell it can reach, so positions
+              that differ by a free walk are one state; PI-corral pruning may be on;
+    MOVES     the walk's length + 1; the player is on its exact cell (where the pushed box was);
+    LEXICAL   SCALE + walk + 1: fewest pushes first, then fewest moves among those (A* on the sum
+              is lexicographic because no plan has SCALE moves or more; see native.py).
+
+The heuristic is `bound` (kernel_rules.py), a consistent lower bound on the pushes left; it is
+used as is (PUSHES, MOVES: every push is a move) or as SCALE * b + b (LEXICAL). The queue is a
+binary heap on f, ties to the deeper state. The first goal popped is optimal (consistent bound).
+
+Everything lives in arrays the driver owns (native.py), so a slice of `budget` expansions can
+stop and resume: the driver checks its limits between slices and grows the arrays when asked.
+
+    boxes[i, :], player[i], key[i] (Zobrist hash), g[i] (cost), gp[i] (pushes), h[i] (the bound,
+    in pushes), parent[i], move[i] (box cell * 4 + direction of the push that made i; -1 the
+    root; -2 the final walk to the player's goal), table (open addressing on key, -1 empty),
+    heap (hkey, hidx: a state's entry is stale when its key is no longer the state's own)
+    ctr: see the C_* indices; par: see the P_* indices.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, cost_row, frozen, lowest_reached, pi_corral,
+                                                   reassign, walk)
+
+PUSHES, MOVES, LEXICAL = 0, 1, 2
+SCALE = 1 << 24             # LEXICAL: a push outweighs any number of moves
+TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
+
+# ctr
+C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS = range(11)
+# par
+P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE = range(6)
+# return codes of `expand_slice`
+RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE = range(6)
+
+
+@njit(cache=True)
+def heap_push(hkey, hidx, ctr, key, idx):
+    i = ctr[C_HEAP]
+    ctr[C_HEAP] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if hkey[parent] <= key:
+            break
+        hkey[i] = hkey[parent]
+        hidx[i] = hidx[parent]
+        i = parent
+    hkey[i] = key
+    hidx[i] = idx
+
+
+@njit(cache=True)
+def heap_pop(hkey, hidx, ctr):
+    """Remove the top entry; returns its (key, idx)."""
+    top_key, top_idx = hkey[0], hidx[0]
+    n = ctr[C_HEAP] - 1
+    ctr[C_HEAP] = n
+    if n > 0:
+        key, idx = hkey[n], hidx[n]
+        i = 0
+        while True:
+            c = 2 * i + 1
+            if c >= n:
+                break
+            if c + 1 < n and hkey[c + 1] < hkey[c]:
+                c += 1
+            if hkey[c] >= key:
+                break
+            hkey[i] = hkey[c]
+            hidx[i] = hidx[c]
+            i = c
+        hkey[i] = key
+        hidx[i] = idx
+    return top_key, top_idx
+
+
+@njit(cache=True)
+def find(table, keys, boxes, player, key, child, p):
+    """The index of the stored state (child, p) with hash `key`, or -(slot + 1) of the free slot."""
+    mask = table.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    nb = child.shape[0]
+    while True:
+        j = table[slot]
+        if j < 0:
+            return -(slot + 1)
+        if keys[j] == key and player[j] == p:
+            same = True
+            for i in range(nb):
+                if boxes[j, i] != child[i]:
+                    same = False
+                    break
+            if same:
+                return j
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def rehash(table, keys, count):
+    """Refill a fresh table (all -1) with states 0..count-1."""
+    mask = table.shape[0] - 1
+    for j in range(count):
+        slot = np.int64(keys[j] & np.uint64(mask))
+        while table[slot] >= 0:
+            slot = (slot + 1) & mask
+        table[slot] = j
+
+
+@njit(cache=True)
+def heap_key(f, depth):
+    d = depth if depth < TIE - 1 else TIE - 1
+    return f * TIE + (TIE - 1 - d)
+
+
+@njit(cache=True)
+def _key_of(mode, g, gp, h):
+    """The heap key of a state stored with cost g, pushes gp and bound h (in pushes)."""
+    if mode == LEXICAL:
+        return heap_key(g + SCALE * h + h, gp)
+    return heap_key(g + h, g if mode == MOVES else gp)
+
+
+@njit(cache=True)
+def expand_slice(lv, st, par, ctr, budget):
+    """Expand up to `budget` states; a return code above says why it stopped."""
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = lv
+    boxes, player, keys, g_of, gp_of, h_of, parent, move, table, hkey, hidx = st
+    n = nbr.shape[0]
+    nb = boxes.shape[1]
+    mode = par[P_MODE]
+    use_pi = par[P_PI] != 0
+    use_pairs = pairs.shape[0] == n
+    cap = par[P_CAP]
+    pbound = par[P_PBOUND]
+    pgoal = par[P_PGOAL]
+    prune = par[P_PRUNE] != 0
+    occ = np.zeros(n, np.uint8)
+    chain = np.zeros(n, np.uint8)
+    seen = np.zeros(n, np.int64)
+    seen2 = np.zeros(n, np.int64)
+    dist = np.zeros(n, np.int64)
+    dist2 = np.zeros(n, np.int64)
+    queue = np.zeros(n, np.int64)
+    queue2 = np.zeros(n, np.int64)
+    label = np.zeros(n, np.int64)
+    allowed = np.zeros(nb * 4, np.uint8)
+    child = np.zeros(nb, np.int16)
+    cost = np.zeros((nb, nb), np.int64)
+    m = nb + 1
+    pu, pv, pmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
+    cu, cv, cmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
+    way, minv, used = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
+    saved = np.zeros(nb, np.int64)
+    stamp = np.int64(0)
+    stamp2 = np.int64(0)
+    done = 0
+    while done < budget:
+        if ctr[C_HEAP] == 0:
+            return EXHAUSTED
+        if ctr[C_STATES] + 4 * nb + 2 > boxes.shape[0]:
+            return GROW_STATES
+        if ctr[C_HEAP] + 4 * nb + 2 > hkey.shape[0]:
+            return GROW_HEAP
+        if 2 * (ctr[C_STATES] + 4 * nb + 2) > table.shape[0]:
+            return GROW_TABLE
+        top, s = heap_pop(hkey, hidx, ctr)
+        g = g_of[s]
+        if top != _key_of(mode, g, gp_of[s], h_of[s]):
+            continue                        # a stale entry: s was reached cheaper since
+        ctr[C_F] = top // TIE
+        p = player[s]
+        on = 0
+        for i in range(nb):
+            b = boxes[s, i]
+            occ[b] = 1
+            on += goal[b]
+        stamp += 1
+        reached = walk(nbr, occ, p, seen, stamp, dist, queue)
+        if on == nb:
+            if pgoal < 0 or p == pgoal or (mode == PUSHES and seen[pgoal] == stamp):
+                for i in range(nb):
+                    occ[boxes[s, i]] = 0
+                ctr[C_GOAL] = s
+                return GOAL
+        done += 1
+        ctr[C_NODES] += 1
+        gp = gp_of[s]
+        if gp > ctr[C_DEPTH]:
+            ctr[C_DEPTH] = gp
+        if use_pi and prune:
+            corral = pi_corral(nbr, occ, goal, boxes[s], seen, stamp, label, queue2, allowed)
+            if corral == 0:
+                ctr[C_DEADLOCKS] += 1
+            elif mode != PUSHES:
+                corral = -1                 # the deadlock holds under any metric, the pruning does not
+        else:
+            corral = -1
+        if corral > 0:
+            ctr[C_CORRALS] += 1
+        if corral != 0:
+            # the parent's matching and potentials: each child changes one row (`reassign`)
+            for i in range(nb):
+                cost_row(cost, i, boxes[s, i], p, side, pdist)
+            assignment(cost, nb, pu, pv, pmatch, way, minv, used)
+            # the final walk to the player's goal, as an edge of its own (moves count it)
+            if on == nb and pgoal >= 0 and mode != PUSHES and seen[pgoal] == stamp:
+                for i in range(nb):
+                    child[i] = boxes[s, i]
+                key = keys[s] ^ zplayer[p] ^ zplayer[pgoal]
+                found = find(table, keys, boxes, player, key, child, pgoal)
+                cg = g + dist[pgoal]
+                if cap >= 0 and mode == MOVES and cg > cap:
+                    ctr[C_CAPPED] = 1
+                elif found < 0 or cg < g_of[found]:
+                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, -2, found)
+            for i in range(nb):
+                b = boxes[s, i]
+                for d in range(4):
+                    q = nbr[b, d ^ 1]
+                    t = nbr[b, d]
+                    if q < 0 or t < 0 or occ[t] or seen[q] != stamp:
+                        continue
+                    if corral > 0 and allowed[i * 4 + d] == 0:
+                        continue
+                    if prune and dead[t]:
+                        continue
+                    ctr[C_GENERATED] += 1
+                    occ[b] = 0
+                    occ[t] = 1
+                    if prune and frozen(t, occ, chain, nbr, dead, goal) > 0:
+                        occ[t] = 0
+                        occ[b] = 1
+                        continue
+                    if prune and use_pairs:
+                        lost = False
+                        for k in range(nb):
+                            if k != i and pairs[t, boxes[s, k], b] == 0:
+                                lost = True
+                                break
+                        if lost:
+                            ctr[C_PAIRS] += 1
+                            occ[t] = 0
+                            occ[b] = 1
+                            continue
+                    # the child's boxes, kept sorted
+                    j = 0
+                    for k in range(nb):
+                        if k != i:
+                            child[j] = boxes[s, k]
+                            j += 1
+                    j = nb - 1
+                    while j > 0 and child[j - 1] > t:
+                        child[j] = child[j - 1]
+                        j -= 1
+                    child[j] = t
+                    if mode == PUSHES:
+                        stamp2 += 1
+                        count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                        pc = lowest_reached(queue2, count)
+                    else:
+                        pc = b
+                    occ[t] = 0
+                    occ[b] = 1
+                    cgp = gp + 1
+                    if mode == PUSHES:
+                        cg = g + 1
+                    elif mode == MOVES:
+                        cg = g + dist[q] + 1
+                    else:
+                        cg = g + SCALE + dist[q] + 1
+                    key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
+                    found = find(table, keys, boxes, player, key, child, pc)
+                    if found >= 0:
+                        if cg >= g_of[found]:
+                            continue        # no cheaper: the bound is not even needed
+                        h = h_of[found]
+                    else:
+                        for k in range(nb):
+                            saved[k] = cost[i, k]
+                        if cost_row(cost, i, t, pc, side, pdist):
+                            for k in range(m):
+                                cu[k] = pu[k]
+                                cv[k] = pv[k]
+                                cmatch[k] = pmatch[k]
+                            h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
+                        else:
+                            h = BIG
+                        for k in range(nb):
+                            cost[i, k] = saved[k]
+                        if h >= BIG:
+                            continue        # no perfect matching: a deadlock
+                    ch = SCALE * h + h if mode == LEXICAL else h
+                    if pbound >= 0 and cgp + h > pbound:
+                        continue
+                    if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
+                        ctr[C_CAPPED] = 1
+                        continue
+                    _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, b * 4 + d, found)
+        for i in range(nb):
+            occ[boxes[s, i]] = 0
+        _ = reached
+    return RUN
+
+
+@njit(cache=True)
+def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, code, found):
+    """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it."""
+    boxes, player, keys, g_of, gp_of, h_of, parent, move, table, hkey, hidx = st
+    if found >= 0:
+        j = found
+    else:
+        j = ctr[C_STATES]
+        ctr[C_STATES] = j + 1
+        table[-found - 1] = j
+        for i in range(child.shape[0]):
+            boxes[j, i] = child[i]
+        player[j] = pc
+        keys[j] = key
+        h_of[j] = h
+    g_of[j] = cg
+    gp_of[j] = cgp
+    parent[j] = s
+    move[j] = code
+    heap_push(hkey, hidx, ctr, _key_of(mode, cg, cgp, h), j)

@@ -1,0 +1,252 @@
+"""push: Sokoban's own optimal engine, A* over pushes compiled with numba (both metrics).
+
+The search runs on the push graph (kernel_search.py): a state is the boxes and the player, an
+edge one push together with the walk to it, so walking never costs a node. Its lower bound is a
+minimum matching of boxes to goals on player-aware push distances (tables.py); its pruning is
+sound by the rule each states: dead cells, frozen boxes (kernel_rules.frozen), two-box
+deadlocks (pairs.py), no perfect matching, PI-corrals without a push into them (a deadlock under
+either metric), and under pushes PI-corral pruning (kernel_rules.pi_corral).
+
+    moves    one search: edge cost = walk + 1, the player on its exact cell.
+    pushes   two searches. First the fewest pushes P (player normalised, PI-corral pruning on);
+             then, among plans of P pushes, the fewest moves: a search on exact player cells with
+             edge cost SCALE + walk + 1, keeping only states that can still finish within P
+             pushes (pushes done + bound <= P). Every goal it can reach then has exactly P
+             pushes (none has fewer), so its cost SCALE * P + moves is least for the fewest
+             moves; its bound SCALE * b + b stays consistent (a push changes b by at most 1 and
+             costs at least one move). If the second search hits a limit, the first plan is
+             returned (still optimal in pushes) and the statistics say the moves were not
+             minimised.
+
+Options (Request.options): `prune` (default True; False turns off every pruning rule, for the
+tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
+PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
+two-box deadlock table of pairs.py).
+Statistics: nodes, generated, states of both searches together; extra: pushes, moves,
+`fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from puzzleplan.plans.core.context import LimitReached, SearchContext
+from puzzleplan.plans.core.types import Request, Result, Status
+from puzzleplan.plans.core.words import count
+from puzzleplan.plans.search.common import finish
+
+if TYPE_CHECKING:
+    from puzzleplan.models.sokoban.model import Sokoban
+
+ENGINE = "push"
+ABOUT = "Sokoban's own A* over pushes (numba): matching bound with the player's side, PI-corrals; optimal"
+SLICE = 4096                # expansions between limit checks
+START_STATES = 1 << 16
+MAX_CELLS = 32767           # cells fit in int16
+
+
+def supports(model: Any) -> str | None:
+    if getattr(model, "family", None) != "sokoban":
+        return "push is an engine of Sokoban alone"
+    if model.ncells > MAX_CELLS:
+        return f"the level has {model.ncells} cells; push handles up to {MAX_CELLS}"
+    return None
+
+
+class _Search:
+    """One A* run of the kernel in one mode, with the arrays it owns and grows."""
+
+    def __init__(self, model: "Sokoban", lv: tuple, mode: int, start_player: int, cap: int | None,
+                 pbound: int | None, prune: bool, corrals: bool) -> None:
+        from puzzleplan.models.sokoban import kernel_search as ks
+        self.ks = ks
+        self.lv = lv
+        nb = len(model.goal_cells)
+        self.nb = nb
+        cap_states = START_STATES
+        self.boxes = np.zeros((cap_states, nb), np.int16)
+        self.player = np.zeros(cap_states, np.int16)
+        self.keys = np.zeros(cap_states, np.uint64)
+        self.g = np.zeros(cap_states, np.int64)
+        self.gp = np.zeros(cap_states, np.int32)
+        self.h = np.zeros(cap_states, np.int32)
+        self.parent = np.zeros(cap_states, np.int32)
+        self.move = np.zeros(cap_states, np.int32)
+        self.table = np.full(cap_states * 4, -1, np.int32)
+        self.hkey = np.zeros(cap_states, np.int64)
+        self.hidx = np.zeros(cap_states, np.int32)
+        self.ctr = np.zeros(12, np.int64)
+        pg = -1 if model.pg is None else model.pg
+        self.par = np.array([mode, int(corrals), -1 if cap is None else cap, -1 if pbound is None else pbound, pg,
+                             int(prune)], np.int64)
+        self.mode = mode
+        self.root_bound = self._seed(model, start_player)
+
+    def _arrays(self) -> tuple:
+        return (self.boxes, self.player, self.keys, self.g, self.gp, self.h, self.parent, self.move, self.table,
+                self.hkey, self.hidx)
+
+    def _seed(self, model: "Sokoban", start_player: int) -> int:
+        """Store the root; its bound (-1: no perfect matching, nothing is stored)."""
+        from puzzleplan.models.sokoban.kernel_rules import bound
+        from puzzleplan.models.sokoban.level import bits
+        ks = self.ks
+        nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = self.lv
+        boxes = np.array(sorted(bits(model.start_boxes)), np.int16)
+        cost = np.zeros((self.nb, self.nb), np.int64)
+        m = self.nb + 1
+        work = tuple(np.zeros(m, np.int64) for _ in range(6))
+        b = int(bound(boxes, start_player, side, pdist, cost, work))
+        if b < 0:
+            return b
+        key = np.uint64(zplayer[start_player])
+        for c in boxes:
+            key ^= zbox[c]
+        slot = ks.find(self.table, self.keys, self.boxes, self.player, key, boxes, start_player)
+        self.table[-slot - 1] = 0
+        self.boxes[0] = boxes
+        self.player[0] = start_player
+        self.keys[0] = key
+        self.parent[0] = -1
+        self.move[0] = -1
+        self.h[0] = b
+        self.ctr[ks.C_STATES] = 1
+        ks.heap_push(self.hkey, self.hidx, self.ctr, ks._key_of(self.mode, 0, 0, b), 0)
+        return b
+
+    def run(self, ctx: SearchContext, base: tuple[int, int, int]) -> int:
+        """Search until a goal (its index), -1 when the queue runs dry; LimitReached from ctx."""
+        ks = self.ks
+        nodes0, generated0, states0 = base
+        while True:
+            code = ks.expand_slice(self.lv, self._arrays(), self.par, self.ctr, SLICE)
+            stats = ctx.stats
+            stats.nodes = nodes0 + int(self.ctr[ks.C_NODES])
+            stats.generated = generated0 + int(self.ctr[ks.C_GENERATED])
+            stats.states = states0 + int(self.ctr[ks.C_STATES])
+            stats.depth = max(stats.depth, int(self.ctr[ks.C_DEPTH]))
+            f = int(self.ctr[ks.C_F])
+            ctx.lower_bound = f // ks.SCALE if self.mode == ks.LEXICAL else f
+            if code == ks.GOAL:
+                return int(self.ctr[ks.C_GOAL])
+            if code == ks.EXHAUSTED:
+                return -1
+            if code == ks.GROW_STATES:
+                self._grow_states()
+            elif code == ks.GROW_HEAP:
+                size = len(self.hkey) * 2
+                self.hkey = _grown(self.hkey, size)
+                self.hidx = _grown(self.hidx, size)
+            elif code == ks.GROW_TABLE:
+                self.table = np.full(len(self.table) * 2, -1, np.int32)
+                ks.rehash(self.table, self.keys, int(self.ctr[ks.C_STATES]))
+            ctx.poll()
+
+    def _grow_states(self) -> None:
+        size = len(self.player) * 2
+        self.boxes = _grown(self.boxes, size)
+        for name in ("player", "keys", "g", "gp", "h", "parent", "move"):
+            setattr(self, name, _grown(getattr(self, name), size))
+
+    def pushes_to(self, goal_index: int) -> list[tuple[int, int]]:
+        """The pushes (box cell, direction) from the root to a stored state."""
+        out = []
+        s = goal_index
+        while self.move[s] != -1:
+            code = int(self.move[s])
+            if code >= 0:
+                out.append((code >> 2, code & 3))
+            s = int(self.parent[s])
+        out.reverse()
+        return out
+
+    def counters(self) -> dict[str, int]:
+        ks = self.ks
+        return {"corral_prunes": int(self.ctr[ks.C_CORRALS]), "corral_deadlocks": int(self.ctr[ks.C_DEADLOCKS]),
+                "pair_deadlocks": int(self.ctr[ks.C_PAIRS])}
+
+
+def _grown(array: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros((size,) + array.shape[1:], array.dtype)
+    out[:len(array)] = array
+    return out
+
+
+def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
+    """Optimal plan under the model's metric (pushes: fewest moves among the fewest pushes)."""
+    reason = supports(model)
+    if reason is not None:
+        return finish(ctx, ENGINE, model, Status.UNSUPPORTED, message=reason)
+    from puzzleplan.models.sokoban import kernel_search as ks
+    from puzzleplan.models.sokoban.tables import build
+    started = time.monotonic()
+    options = request.options or {}
+    prune = bool(options.get("prune", getattr(model, "prune", True)))
+    corrals = bool(options.get("corrals", True))
+    fewest_moves = bool(options.get("fewest_moves", True))
+    tables = build(model, pairs=prune and bool(options.get("pairs", True)))
+    lv = tables.as_tuple()
+    ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
+    cap = request.max_moves
+    stats = ctx.stats
+    ctx.phase = ENGINE
+    if model.metric == "moves":
+        search = _Search(model, lv, ks.MOVES, model.start_player, cap, None, prune, corrals)
+        found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
+        stats.extra.update(search.counters())
+        return _conclude(ctx, model, search, found, cap)
+    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, prune, corrals)
+    found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1
+    if found < 0 or not fewest_moves:
+        stats.extra.update(first.counters())
+        if found >= 0:
+            stats.extra["fewest_moves"] = False
+        return _conclude(ctx, model, first, found, cap)
+    pushes = first.pushes_to(found)
+    stats.extra.update(first.counters())
+    ctx.phase = f"{ENGINE}: fewest moves of {count(len(pushes), 'push', 'pushes')}"
+    base = (stats.nodes, stats.generated, stats.states)
+    try:
+        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), prune, corrals)
+        best = second.run(ctx, base)
+    except LimitReached as exc:
+        stats.extra["fewest_moves"] = False
+        stats.extra["fewest_moves_message"] = f"moves not minimised: {exc}"
+        return _plan(ctx, model, pushes, Status.OPTIMAL, len(pushes),
+                     message=f"fewest pushes; moves not minimised ({exc})")
+    if best < 0:
+        raise RuntimeError("the fewest-moves search lost the push-optimal plan (engine bug)")
+    better = second.pushes_to(best)
+    assert len(better) == len(pushes)
+    stats.extra["fewest_moves"] = True
+    return _plan(ctx, model, better, Status.OPTIMAL, len(pushes))
+
+
+def _conclude(ctx: SearchContext, model: "Sokoban", search: _Search, found: int, cap: int | None) -> Result:
+    ks = search.ks
+    if found >= 0:
+        pushes = search.pushes_to(found)
+        if model.metric == "moves":
+            moves = model.with_metric("pushes").plan_moves(pushes)
+            return _plan(ctx, model, moves, Status.OPTIMAL, len(moves))
+        return _plan(ctx, model, pushes, Status.OPTIMAL, len(pushes))
+    if search.root_bound < 0:
+        return finish(ctx, ENGINE, model, Status.UNSOLVABLE,
+                      message="the boxes cannot be matched to goals (player-aware push distances)")
+    if search.ctr[ks.C_CAPPED] and cap is not None:
+        unit = "move" if model.metric == "moves" else "push"
+        return finish(ctx, ENGINE, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
+                      message=f"no plan within {count(cap, unit, unit + 'es' if unit == 'push' else None)}")
+    return finish(ctx, ENGINE, model, Status.UNSOLVABLE,
+                  message=f"all {ctx.stats.states} states left by pruning explored, none is a goal")
+
+
+def _plan(ctx: SearchContext, model: "Sokoban", actions: list[Any], status: Status, cost: int,
+          message: str = "") -> Result:
+    """Finish with a plan: `actions` as the model's metric takes them; both counts in the stats."""
+    moves = model.plan_moves(actions)
+    ctx.stats.extra["pushes"] = sum(1 for m in moves if m.isupper())
+    ctx.stats.extra["moves"] = len(moves)
+    return finish(ctx, ENGINE, model, status, actions, lower_bound=cost, message=message)

@@ -1,0 +1,132 @@
+"""The push engine's level tables: numpy arrays built once per level from the model's cells.
+
+    nbr[c, d]        the cell next to c in direction d (level.py's numbering and steps), -1: a wall
+    goal[c]          1 on a goal cell
+    side[b, c]       which side of a lone box on b the cell c lies on: the cells of the floor
+                     without b fall into at most four connected parts, one per neighbour of b;
+                     a part is named by the lowest direction d whose neighbour nbr[b, d] lies in
+                     it (-1 for c == b). A player on c can walk to exactly the cells of its side.
+    pdist[g, b, s]   fewest pushes of a lone box on b, the player on side s of it, to the g-th
+                     goal, walls being the only other obstacle (INF: never). Unlike the pull
+                     distances of analysis.py this knows where the player stands: a box in a
+                     corridor the player cannot get behind is dead from that side.
+    dead[c]          no goal is reachable from c whatever side the player is on
+    zbox, zplayer    random 64-bit keys per cell (Zobrist hashing of states)
+    pairs[a, b, p]   the two-box deadlock table of pairs.py (a 1 x 1 x 1 zero array when the
+                     level is too large for it or has one box)
+
+Why pdist bounds the pushes left, and stays consistent: until a box is first pushed, the player
+walks the floor around it without ever crossing its cell, so it stays on the same side of it;
+other boxes only take cells away. A push moves one box by one cell and its pdist by at most 1
+(the pushed box's new entry is a successor of its old one in the lone-box graph) and leaves
+every other box's side unchanged (the player walked there around it). Summed over a matching of
+boxes to distinct goals, the minimum is a consistent lower bound on the pushes left.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from puzzleplan.models.sokoban.pairs import build as pair_table
+
+if TYPE_CHECKING:
+    from puzzleplan.models.sokoban.model import Sokoban
+
+INF = 30000                 # pdist of a box that can never reach that goal
+OPPOSITE = (1, 0, 3, 2)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The arrays above, plus the goal cells in order (the columns of the matching)."""
+
+    nbr: np.ndarray         # int32 [n, 4]
+    goal: np.ndarray        # uint8 [n]
+    goal_cells: np.ndarray  # int32 [g]
+    side: np.ndarray        # int8  [n, n]
+    pdist: np.ndarray       # int32 [g, n, 4]
+    dead: np.ndarray        # uint8 [n]
+    zbox: np.ndarray        # uint64 [n]
+    zplayer: np.ndarray     # uint64 [n]
+    pairs: np.ndarray       # uint8 [n, n, n] or [1, 1, 1]
+
+    @property
+    def ncells(self) -> int:
+        return int(self.nbr.shape[0])
+
+    def as_tuple(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order the kernels take them."""
+        return (self.nbr, self.goal, self.goal_cells, self.side, self.pdist, self.dead, self.zbox, self.zplayer,
+                self.pairs)
+
+
+def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
+    """The tables of `model`'s level (cells inside the player's walls, as the model numbers them);
+    `pairs` False leaves the two-box deadlock table out."""
+    n = model.ncells
+    nbr = np.array(model.nbr, dtype=np.int32).reshape(n, 4)
+    goal = np.zeros(n, dtype=np.uint8)
+    goal_cells = np.array(model.goal_cells, dtype=np.int32)
+    goal[goal_cells] = 1
+    side = sides(nbr)
+    pdist = np.stack([push_distances(nbr, side, int(g)) for g in goal_cells]) if len(goal_cells) else \
+        np.zeros((0, n, 4), dtype=np.int32)
+    dead = (pdist.min(axis=(0, 2)) >= INF).astype(np.uint8) if len(goal_cells) else np.ones(n, dtype=np.uint8)
+    rng = np.random.default_rng(seed)
+    zbox = rng.integers(1, 2 ** 63 - 1, size=n, dtype=np.int64).astype(np.uint64)
+    zplayer = rng.integers(1, 2 ** 63 - 1, size=n, dtype=np.int64).astype(np.uint64)
+    table = pair_table(nbr, goal_cells) if pairs else None
+    if table is None:
+        table = np.zeros((1, 1, 1), np.uint8)
+    return Tables(nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, table)
+
+
+def sides(nbr: np.ndarray) -> np.ndarray:
+    """side[b, c]: the part of the floor without b that holds c, named by its lowest direction."""
+    n = nbr.shape[0]
+    out = np.full((n, n), -1, dtype=np.int8)
+    adj = [[int(x) for x in row if x >= 0] for row in nbr]
+    for b in range(n):
+        row = out[b]
+        for d in range(4):
+            start = int(nbr[b, d])
+            if start < 0 or row[start] >= 0:
+                continue
+            row[start] = d
+            queue = deque([start])
+            while queue:
+                c = queue.popleft()
+                for x in adj[c]:
+                    if x != b and row[x] < 0:
+                        row[x] = d
+                        queue.append(x)
+    return out
+
+
+def push_distances(nbr: np.ndarray, side: np.ndarray, goal: int) -> np.ndarray:
+    """dist[b, s]: fewest pushes of a lone box from b, the player on side s, to `goal`
+    (a backward search over pulls; a box on the goal is done from any side)."""
+    n = nbr.shape[0]
+    dist = np.full((n, 4), INF, dtype=np.int32)
+    queue: deque[tuple[int, int]] = deque()
+    for s in range(4):
+        if nbr[goal, s] >= 0 and side[goal, nbr[goal, s]] == s:
+            dist[goal, s] = 0
+            queue.append((goal, s))
+    while queue:
+        t, s = queue.popleft()
+        for e in range(4):          # the box came to t by a push in direction e, from b
+            b = int(nbr[t, OPPOSITE[e]])
+            if b < 0 or side[t, b] != s:
+                continue
+            q = int(nbr[b, OPPOSITE[e]])    # where the player stood for that push
+            if q < 0:
+                continue
+            s0 = int(side[b, q])
+            if dist[b, s0] >= INF:
+                dist[b, s0] = dist[t, s] + 1
+                queue.append((b, s0))
+    return dist

@@ -1,0 +1,190 @@
+"""Sokoban's push engine (models/sokoban/native.py): optima equal to the generic engines', each
+pruning rule keeps the optimum (pruned against unpruned), pushes then fewest moves, limits,
+caps and unsolvable levels, and the output line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzleplan.models import load, loads
+from puzzleplan.models.sokoban.model import Sokoban, load_collection
+from puzzleplan.models.sokoban.tables import INF, build
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.core.types import Limits, Request, Status
+from puzzleplan.plans.solve import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROBAN = ROOT / "benchmarks" / "data" / "microban.xsb"
+SOK = ROOT / "examples" / "sokoban"
+METRICS = ("pushes", "moves")
+UNPRUNED = {"prune": False, "corrals": False}
+
+
+def push(model: Sokoban, **options: object) -> object:
+    return solve(model, "push", Request(options=dict(options)))
+
+
+def microban(level: int, metric: str) -> Sokoban:
+    return load_collection(MICROBAN, str(level), {"metric": metric})
+
+
+@pytest.mark.parametrize("level", range(1, 21))
+def test_microban_optima_agree_with_astar_and_without_pruning(level: int) -> None:
+    for metric in METRICS:
+        model = microban(level, metric)
+        mine, theirs = push(model), solve(model, "astar")
+        assert mine.status is Status.OPTIMAL and theirs.status is Status.OPTIMAL
+        assert mine.plan.cost == theirs.plan.cost == mine.lower_bound
+        assert check_plan(model, mine.plan.text()).valid
+        plain = push(model, **UNPRUNED)
+        assert plain.plan.cost == mine.plan.cost
+        if metric == "pushes":   # fewest moves among push-optimal plans: pruning must not change it
+            assert plain.plan.length == mine.plan.length <= theirs.plan.length
+            no_corrals = push(model, corrals=False)
+            assert no_corrals.plan.length == mine.plan.length
+
+
+@pytest.mark.parametrize("rule", ["corrals", "pairs"])
+def test_each_rule_alone_keeps_the_optimum(rule: str) -> None:
+    """Turning one pruning rule off changes neither optimum nor the fewest moves under pushes."""
+    for level in range(1, 41, 3):
+        for metric in METRICS:
+            model = microban(level, metric)
+            on, off = push(model), push(model, **{rule: False})
+            assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length, (level, metric)
+
+
+def test_pair_table() -> None:
+    from puzzleplan.models.sokoban.pairs import build as pairs
+    model = load(SOK / "two-boxes.yaml")
+    tables = build(model)
+    table = pairs(tables.nbr, tables.goal_cells)
+    a, b = sorted(model.index[c] for c in model.level.boxes)
+    assert table[a, b, model.start_player] == table[b, a, model.start_player] == 1
+    stuck = loads("puzzle: sokoban\nlevel: |\n  ########\n  #. $$ .#\n  #      #\n  #@     #\n  ########\n")
+    t2 = build(stuck)
+    a, b = (stuck.index[(1, 3)], stuck.index[(1, 4)])
+    assert not t2.pairs[a, b].any()          # neither box can move along the wall: from anywhere
+    assert t2.pairs[stuck.index[(1, 1)], stuck.index[(1, 6)]].any()
+
+
+@pytest.mark.parametrize("path", sorted(SOK.glob("*.yaml")), ids=lambda p: p.stem)
+def test_examples_facts(path: Path) -> None:
+    for metric in METRICS:
+        model = load(path, {"metric": metric})
+        result = push(model)
+        if model.expect.get("solvable") is False:
+            assert result.status is Status.UNSOLVABLE and result.message
+            assert push(model, **UNPRUNED).status is Status.UNSOLVABLE
+            continue
+        assert result.status is Status.OPTIMAL, result.message
+        assert result.plan.cost == model.expect.get(f"optimal_{metric}", result.plan.cost)
+        assert result.plan.cost == solve(model, "bfs").plan.cost
+        assert check_plan(model, result.plan.text()).valid
+        assert result.stats.extra["pushes"] == sum(m.isupper() for m in result.plan.moves)
+        assert result.stats.extra["moves"] == len(result.plan.moves)
+
+
+def test_pushes_then_fewest_moves() -> None:
+    """Microban 6: generic A* over pushes returns a push-optimal plan with more moves than needed;
+    the push engine returns one with as few moves as any push-optimal plan (never more than the
+    first search's), and the moves optimum is a lower bound on it."""
+    model = microban(6, "pushes")
+    generic = solve(model, "astar")
+    mine = push(model)
+    first_only = push(model, fewest_moves=False)
+    assert mine.plan.cost == generic.plan.cost == first_only.plan.cost
+    assert mine.plan.length < generic.plan.length
+    assert mine.plan.length <= first_only.plan.length
+    assert mine.stats.extra["fewest_moves"] is True and first_only.stats.extra.get("fewest_moves") is not True
+    moves_optimum = push(microban(6, "moves")).plan.cost
+    assert moves_optimum <= mine.plan.length
+    assert check_plan(model, mine.plan.text()).valid
+
+
+def test_player_goal_under_both_metrics() -> None:
+    for metric, engine in ((m, e) for m in METRICS for e in ("bfs", "astar")):
+        model = load(SOK / "seed-004-player-goal.yaml", {"metric": metric})
+        mine, theirs = push(model), solve(model, engine)
+        assert mine.plan.cost == theirs.plan.cost and mine.plan.text().endswith("ll")
+
+
+def test_cap_and_limits() -> None:
+    model = load(SOK / "three.yaml", {"metric": "pushes"})
+    assert solve(model, "push", Request(max_moves=5)).status is Status.OPTIMAL
+    capped = solve(model, "push", Request(max_moves=4))
+    assert capped.status is Status.NO_PLAN_WITHIN_CAP and capped.lower_bound == 5
+    moves = load(SOK / "three.yaml")
+    assert solve(moves, "push", Request(max_moves=10)).status is Status.NO_PLAN_WITHIN_CAP
+    hard = microban(93, "pushes")
+    limited = solve(hard, "push", Request(limits=Limits(time_limit=0.5)))
+    assert limited.status is Status.LIMIT_REACHED and "time limit" in limited.message
+    assert limited.stats.nodes > 0 and limited.lower_bound is not None
+
+
+def test_player_aware_distances_see_dead_corridors() -> None:
+    """A box in a dead-end corridor the player stands behind is dead from that side only."""
+    model = loads("puzzle: sokoban\nlevel: |\n  #######\n  #.$ @ #\n  #######\n")
+    tables = build(model)
+    box = model.index[(1, 2)]
+    player_side = tables.side[box, model.index[(1, 4)]]
+    assert tables.pdist[0, box, player_side] == 1
+    goal = model.index[(1, 1)]
+    assert tables.pdist[0, goal, tables.side[goal, box]] == 0
+    far = model.index[(1, 5)]          # a box at the right end can never move left
+    assert tables.dead[far] and tables.pdist[0, far].min() >= INF
+
+
+def test_output_line_says_pushes_then_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers import run_cli, run_json
+    code, out, _ = run_cli(capsys, "solve", SOK / "three.yaml", "--metric", "pushes", "--engine", "push")
+    assert "5 pushes, " in out and "the fewest moves of any plan with that many pushes" in out
+    _, payload = run_json(capsys, "solve", SOK / "three.yaml", "--metric", "pushes", "--engine", "push")
+    assert payload["stats"]["pushes"] == 5 and payload["stats"]["moves"] == len(payload["plan"])
+
+
+@st.composite
+def small_levels(draw: st.DrawFn) -> Sokoban:
+    rows, cols = draw(st.integers(3, 5)), draw(st.integers(3, 5))
+    inside = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    walls = set(draw(st.lists(st.sampled_from(inside), max_size=len(inside) // 4)))
+    free = [cell for cell in inside if cell not in walls]
+    k = draw(st.integers(1, 3))
+    if len(free) < 2 * k + 1:
+        free = inside
+        walls = set()
+    picks = draw(st.permutations(free))
+    goals = set(draw(st.permutations(free))[:k])
+    grid = [["#"] * (cols + 2) for _ in range(rows + 2)]
+    for r, c in free:
+        grid[r][c] = "."if (r, c) in goals else " "
+    for r, c in picks[1:1 + k]:
+        grid[r][c] = "*" if (r, c) in goals else "$"
+    r, c = picks[0]
+    grid[r][c] = "+" if (r, c) in goals else "@"
+    from puzzleplan.models import ModelError
+    try:
+        return Sokoban("\n".join("".join(row) for row in grid))
+    except ModelError:
+        return Sokoban("#####\n#@$.#\n#####")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels(), st.sampled_from(METRICS))
+def test_random_levels_pruned_unpruned_and_bfs_agree(model: Sokoban, metric: str) -> None:
+    model = model.with_options(metric=metric)
+    from puzzleplan.plans.core.context import SearchContext
+    from puzzleplan.plans.search import bfs
+    reference = bfs.run(model.with_options(prune=False), Request(), SearchContext())
+    pruned = push(model)
+    plain = push(model, **UNPRUNED)
+    if reference.plan is None:
+        assert pruned.plan is None and plain.plan is None
+        return
+    assert pruned.plan.cost == plain.plan.cost == reference.plan.cost
+    assert check_plan(model, pruned.plan.text()).valid
+    if metric == "pushes":
+        assert pruned.plan.length == plain.plan.length
