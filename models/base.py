@@ -83,6 +83,16 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
+def bits(mask: int) -> list[int]:
+    """The set bit positions of a bitset (cells of a mask), lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 @runtime_checkable
 class Model(Protocol):
     """A puzzle instance under a metric (unit-cost moves in that metric)."""

@@ -67,7 +67,9 @@ class Family:
     sample:      a small puzzle file's text, for the capability matrix and its test
     heuristics:  the names `--heuristic` may choose for this family's native searchers
     kernels:     modules compiled by numba on first use (`puzzleplan warm-up` compiles them)
-    warm_up:     a puzzle file's text whose IDA* solve (once per heuristic) compiles the kernels
+    kernel_engines: the engines that use those kernels (`solve` warns before compiling them)
+    warm_up:     a puzzle file's text whose solve by each kernel engine (once per heuristic and
+                 metric) compiles the kernels
     pattern_databases: a module with `databases_for`, `check_partition`, `cache_info`,
                  `cache_dir`, `clear_cache`, `DEFAULT_BUDGET_SECONDS` (the `pdb` command)
     task:        `compile(model) -> Compiled`: the puzzle as a planning task (models/task/ir.py),
@@ -91,6 +93,7 @@ class Family:
     sample: str | None = None
     heuristics: tuple[str, ...] = ()
     kernels: tuple[str, ...] = ()
+    kernel_engines: tuple[str, ...] = ("idastar", "dfs")
     warm_up: str | None = None
     pattern_databases: str | None = None
     task: str | None = None

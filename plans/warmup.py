@@ -1,10 +1,10 @@
 """Compile the numba kernels ahead of time (`puzzleplan warm-up`).
 
-The tiles IDA* kernel and the pattern-database builders are compiled on their first use and
-cached next to the installed package (numba `cache=True`). Compiling takes about 10 s and
-cannot be interrupted, so a first `--time-limit 3` run would take longer than asked; running
-`puzzleplan warm-up` once after installing removes that cost, and `solve` says up front when a
-run is about to pay it.
+The tiles IDA* kernel, the pattern-database builders and Sokoban's `push` engine are compiled on
+their first use and cached next to the installed package (numba `cache=True`). Compiling takes
+10-15 s a family and cannot be interrupted, so a first `--time-limit 3` run would take longer
+than asked; running `puzzleplan warm-up` once after installing removes that cost, and `solve`
+says up front when a run is about to pay it.
 """
 from __future__ import annotations
 
@@ -46,13 +46,12 @@ def kernels_cached(modules: Any = None) -> bool:
 
 
 def warm_up() -> dict[str, Any]:
-    """Compile every family's kernels by solving its warm-up puzzle with IDA*, once per heuristic.
+    """Compile every family's kernels by solving its warm-up puzzle with each kernel engine.
 
-    Pattern databases are built in a temporary cache, so the user's cache is left as it was."""
-    from puzzleplan.models import loads
-    from puzzleplan.models.family import families, resolve
-    from puzzleplan.plans.solve import solve
-    from puzzleplan.plans.core.types import Request
+    Each engine runs once per heuristic the family names (IDA*'s kernels differ per heuristic)
+    and once per metric (an engine may compile a kernel per metric). Pattern databases are built
+    in a temporary cache, so the user's cache is left as it was."""
+    from puzzleplan.models.family import families
     started = time.monotonic()
     saved = os.environ.get("PUZZLEPLAN_CACHE_DIR")
     warmed = []
@@ -60,15 +59,9 @@ def warm_up() -> dict[str, Any]:
         os.environ["PUZZLEPLAN_CACHE_DIR"] = scratch
         try:
             for desc in families(outside=False).values():
-                if desc.warm_up is None:
-                    continue
-                model = loads(str(resolve(desc.warm_up)), f"<{desc.name} warm-up>")
-                for heuristic in desc.heuristics or (None,):
-                    options = {} if heuristic is None else {"heuristic": heuristic}
-                    result = solve(model, "idastar", Request(options=options))
-                    if not result.status.has_plan:
-                        raise RuntimeError(f"warm-up solve ended with {result.status.value}: {result.message}")
-                warmed.append(desc.name)
+                if desc.warm_up is not None:
+                    _warm_family(desc)
+                    warmed.append(desc.name)
         finally:
             if saved is None:
                 os.environ.pop("PUZZLEPLAN_CACHE_DIR", None)
@@ -78,3 +71,21 @@ def warm_up() -> dict[str, Any]:
     where = _cache_dirs(modules[0]) if modules else []
     return {"seconds": round(time.monotonic() - started, 3), "cached": kernels_cached(), "families": warmed,
             "cache": str(where[0]) if where else "numba's cache"}
+
+
+def _warm_family(desc: Any) -> None:
+    """Solve the family's warm-up puzzle under each metric with its first kernel engine (the others
+    share its kernels), once per heuristic."""
+    from puzzleplan.models import loads
+    from puzzleplan.models.family import resolve
+    from puzzleplan.plans.core.types import Request
+    from puzzleplan.plans.solve import solve
+    for metric in desc.metrics:
+        model = loads(str(resolve(desc.warm_up)), f"<{desc.name} warm-up>", {"metric": metric})
+        engine = desc.kernel_engines[0]
+        for heuristic in desc.heuristics or (None,):
+            options = {} if heuristic is None else {"heuristic": heuristic}
+            result = solve(model, engine, Request(options=options))
+            if not result.status.has_plan:
+                raise RuntimeError(f"warm-up solve ({engine}, {metric}) ended with {result.status.value}: "
+                                   f"{result.message}")

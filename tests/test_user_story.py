@@ -276,11 +276,22 @@ def test_cold_kernels_are_announced(capsys, monkeypatch) -> None:
     assert err == ""
 
 
+def test_cold_kernels_are_announced_for_the_engines_that_use_them(capsys, monkeypatch) -> None:
+    """Sokoban's `push` engine is compiled; its generic `astar` is not and says nothing."""
+    import puzzleplan.plans.warmup as warmup
+    monkeypatch.setattr(warmup, "kernels_cached", lambda modules=None: False)
+    level = EXAMPLES / "sokoban" / "two-boxes.yaml"
+    code, _, err = run_cli(capsys, "solve", level)
+    assert code == 0 and "compiling the search kernels" in err
+    code, _, err = run_cli(capsys, "solve", level, "--engine", "astar")
+    assert code == 0 and err == ""
+
+
 def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
     from puzzleplan.models.tiles import pdb as tiles_pdb
     before = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
     code, report = run_json(capsys, "warm-up")
-    assert code == 0 and report["cached"] is True
+    assert code == 0 and report["cached"] is True and {"tiles", "sokoban"} <= set(report["families"])
     after = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []
     assert before == after
 

@@ -58,20 +58,11 @@ from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.models.base import bits
 
 DIRECTIONS = "UDLR"
 HORIZONTAL = frozenset("LR")
 Lit = Any        # a CP-SAT literal, or the constants True / False
-
-
-def bits(mask: int) -> list[int]:
-    """The cell indices set in a mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _bfs(sources: Iterable[int], edges: dict[int, list[int]]) -> dict[int, int]:

@@ -63,6 +63,7 @@ from pysat.card import CardEnc, EncType
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.base import Clause, SatEncoding
+from puzzleplan.models.base import bits
 from puzzleplan.models.blocks.board import DIRECTIONS
 
 __all__ = ["BlocksSat"]
@@ -70,17 +71,6 @@ __all__ = ["BlocksSat"]
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 # direction -> (hz, pos) literal signs: R = hz & pos, L = hz & -pos, D = -hz & pos, U = -hz & -pos
 DIRECTION_BITS = {"R": (True, True), "L": (True, False), "D": (False, True), "U": (False, False)}
-
-
-def bits(mask: int) -> list[int]:
-    """The cell indices set in a mask."""
-    out, c = [], 0
-    while mask:
-        if mask & 1:
-            out.append(c)
-        mask >>= 1
-        c += 1
-    return out
 
 
 @dataclass

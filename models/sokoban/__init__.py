@@ -20,6 +20,19 @@ level: |
   #####
 """
 
+# Two boxes, a corral and a turn: enough for the `push` engine to compile every kernel.
+WARM_UP = """\
+puzzle: sokoban
+name: warm-up
+level: |
+  ######
+  #    #
+  # $$ #
+  #.#@ #
+  #.   #
+  ######
+"""
+
 FAMILY = Family(
     name="sokoban",
     model="puzzleplan.models.sokoban.model:Sokoban",
@@ -34,6 +47,9 @@ FAMILY = Family(
         "sok-push": "puzzleplan.encoders.sat.sokoban_push:SokobanPushes",
     },
     engines={"push": "puzzleplan.models.sokoban.native"},
+    kernels=("puzzleplan.models.sokoban.kernel_rules", "puzzleplan.models.sokoban.kernel_search"),
+    kernel_engines=("push",),
+    warm_up="puzzleplan.models.sokoban:WARM_UP",
     collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
                  ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from puzzleplan.models.base import bits  # noqa: F401  (the package's modules take it from here)
+
 WALL = "#"
 FLOORS = " -_"
 BOX, GOAL, BOX_ON_GOAL, PLAYER, PLAYER_ON_GOAL = "$", ".", "*", "@", "+"
@@ -80,14 +82,4 @@ def steps(ahead: Sequence[Sequence[tuple[int, int, int]]], p: int, boxes: int) -
             out.append((d, j, k))
         else:
             out.append((d, j, -1))
-    return out
-
-
-def bits(mask: int) -> list[int]:
-    """The set bit positions of mask (the cells of a bitset), lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out

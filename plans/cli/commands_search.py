@@ -107,11 +107,11 @@ def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> Non
     """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
     from puzzleplan.models.family import family_of
     desc = family_of(model)
-    if desc is None or not desc.kernels or engine not in ("idastar", "dfs") or quiet(args):
+    if desc is None or not desc.kernels or engine not in desc.kernel_engines or quiet(args):
         return
     from puzzleplan.plans.warmup import kernels_cached
     if not kernels_cached(desc.kernels):
-        print("puzzleplan: note: compiling the search kernels first (about 10 s, once per installation; "
+        print("puzzleplan: note: compiling the search kernels first (about 10-15 s, once per installation; "
               "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
 
