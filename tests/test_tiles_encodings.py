@@ -133,3 +133,26 @@ def test_pattern_witness_is_a_lower_bound_of_its_tiles() -> None:
     assert answer(TilesPatternBound, model, PROOF, best - 2).answer is Answer.UNSAT
     found = answer(TilesPatternBound, model, FIND, best)
     assert found.answer is Answer.SAT and check_plan(model, found.moves).valid
+
+
+@pytest.mark.parametrize("rows, cols, faces", [(3, 3, "12345678"), (3, 3, "aabbccdd"), (2, 4, "abcabca"),
+                                               (4, 2, "1234567")])
+def test_small_pattern_tables_keep_the_proof_on_larger_small_boards(rows: int, cols: int, faces: str) -> None:
+    """Boards of up to 9 cells use the small numpy pattern tables: SAT at the BFS optimum L,
+    UNSAT at L - 2, on random starts (the 2x2-3x2 boards are covered above)."""
+    rng = random.Random(rows * 10 + cols + len(set(faces)))
+    checked = 0
+    while checked < 3:
+        start, goal = list(faces) + ["_"], list(faces) + ["_"]
+        rng.shuffle(start)
+        rng.shuffle(goal)
+        model = TilesPuzzle.from_grids(grid(start, cols), grid(goal, cols))
+        bfs = solve(model, "bfs", Request())
+        if bfs.status is not Status.OPTIMAL:
+            continue
+        best = bfs.plan.length
+        found = answer(TilesPatternBound, model, FIND, best)
+        assert found.answer is Answer.SAT and check_plan(model, found.moves).valid
+        if best >= 2:
+            assert answer(TilesPatternBound, model, PROOF, best - 2).answer is Answer.UNSAT
+        checked += 1

@@ -6,6 +6,7 @@ Every check compares against plain-Python breadth-first searches on small boards
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import deque
 from math import comb
@@ -402,3 +403,50 @@ def test_naming_a_partition_asks_for_the_tables() -> None:
     tables = HeuristicTables.build(model, None, [["1", "2", "3", "4"], ["5", "6", "7", "8"]], budget=0.0)
     assert tables.name == "pdb" and tables.pdb_description.startswith("1 2 3 4 (3,024)")
     assert HeuristicTables.build(model, "manhattan", [["1", "2"]]).name == "manhattan"
+
+
+# -- the small numpy tables of the tiles-pdb propagator (encoders/sat/tiles_patterns.py) ---------
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_small_tables_are_the_exact_abstract_distances(name: str) -> None:
+    """Each small table entry is the plain-Python 0-1 BFS distance; no pattern is the whole
+    puzzle (at least two patterns, at most MAX_TILES tiles each)."""
+    from puzzleplan.encoders.sat.tiles_patterns import FAR, MAX_TILES, PatternBound, partition
+    model = model_of(name)
+    groups = partition(model)
+    assert groups is not None and len(groups) >= 2
+    assert sorted(f for g in groups for f in g) == sorted(set(model.goal) - {0})
+    bound = PatternBound(model, groups)
+    for g, faces in enumerate(groups):
+        assert len(bound.tiles[g]) <= MAX_TILES
+        reference = abstract_distances(geometry_of(model), set(faces))
+        for board, d in reference.items():
+            assert bound.parts(board)[g] == d, (name, faces, board)
+        orders = 1   # the table holds each placement once per order of identical tiles
+        for f in faces:
+            orders *= math.factorial(model.goal.count(f))
+        assert sum(1 for v in bound.tables[g] if v != FAR) == len(reference) * orders
+
+
+@pytest.mark.parametrize("name", ["3x3", "3x3 repeated", "2x4 repeated", "2x3 repeated"])
+def test_small_table_sum_is_admissible_and_its_witness_names_whole_patterns(name: str) -> None:
+    from puzzleplan.encoders.sat.tiles_patterns import PatternBound, partition
+    model = model_of(name)
+    truth = real_distances(model)
+    groups = partition(model)
+    assert groups is not None
+    bound = PatternBound(model, groups)
+    states = list(truth)
+    random.Random(5).shuffle(states)
+    for state in states[:3000]:
+        h = bound.value(state)
+        assert h <= truth[state]
+        for limit in {h - 1, h // 2} - {h}:
+            tiles = bound.witness(state, limit)
+            assert tiles is not None and all(state[c] == f != 0 for f, c in tiles)
+            # the named tiles are whole patterns whose values alone exceed the limit
+            named = {f for f, _ in tiles}
+            chosen = [g for g, faces in enumerate(groups) if set(faces) <= named]
+            assert named == {f for g in chosen for f in groups[g]}
+            assert sum(bound.parts(state)[g] for g in chosen) > limit
+        assert bound.witness(state, h) is None
+    assert bound.value(model.goal) == 0

@@ -1,6 +1,8 @@
-"""`tiles-pdb`: `tiles-h`'s formula without its Manhattan clauses, and the native lower bound
-(pattern databases; on boards of up to 3x3 cells a pure-Python Manhattan sum) added lazily by an external propagator on CaDiCaL 1.9.5, which also makes
-the solver's decisions walk forward in time (encoders/sat/tiles_propagator.py).
+"""`tiles-pdb`: `tiles-h`'s formula without its Manhattan clauses, and a pattern-table lower
+bound (the native pattern databases; on boards of up to 3x3 cells small additive tables built
+in numpy, encoders/sat/tiles_patterns.py) added lazily by an external propagator on CaDiCaL
+1.9.5, which also makes the solver's decisions walk forward in time
+(encoders/sat/tiles_propagator.py).
 
 Proof semantics are those of `tiles-h`: every clause the propagator adds holds for every plan
 within the horizon (the bound is admissible), so UNSAT proves what it proves for `tiles-h`.
@@ -15,6 +17,7 @@ from pysat.solvers import Solver
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.tiles_h import TilesHeuristic
+from puzzleplan.encoders.sat.tiles_patterns import PatternBound
 from puzzleplan.encoders.sat.tiles_propagator import BoundPropagator, LowerBound, ManhattanBound, bound_for
 
 
@@ -28,7 +31,7 @@ class TilesPatternBound(TilesHeuristic):
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)
-        self._lower: LowerBound | ManhattanBound | None = None
+        self._lower: PatternBound | LowerBound | ManhattanBound | None = None
         self.propagator: BoundPropagator | None = None
 
     def connect(self, solver: Solver, horizon: int, guard: int | None) -> None:

@@ -1,6 +1,7 @@
 """A CaDiCaL external propagator (IPASIR-UP, python-sat's `connect_propagator`) that puts the
-native IDA*'s lower bound (pattern databases, else Manhattan + linear conflicts) into a tiles
-SAT formula, and steers the search forward in time as IDA* does.
+lower bound of pattern tables (the native pattern databases; small numpy tables on boards of up
+to 3x3; Manhattan + linear conflicts where neither applies) into a tiles SAT formula, and
+steers the search forward in time as IDA* does.
 
 It watches only the action variables of each step (the four directions and idle). Whenever the
 actions of steps 0..t-1 are all assigned, it knows the state at step t (it replays the moves),
@@ -24,6 +25,8 @@ from typing import Any, Callable
 import numpy as np
 
 from pysat.engines import Propagator
+
+from puzzleplan.encoders.sat.tiles_patterns import PatternBound, partition
 
 IDLE = 4
 
@@ -122,14 +125,19 @@ class LowerBound:
         return [(f, int(pos[f, j])) for f in faces for j in range(int(self._copies[f]))]
 
 
-SMALL_BOARD = 9   # cells: up to here the pure-Python Manhattan bound is used
+SMALL_BOARD = 9   # cells: up to here no compiled table is loaded
 
 
-def bound_for(model: Any) -> "ManhattanBound | LowerBound":
-    """The bound a propagator uses: on boards of up to SMALL_BOARD cells the pure-Python
-    Manhattan sum (loading the compiled tables takes about a second there, more than the whole
-    search; measured on the 8-puzzle's distance-31 instance), above it the native tables."""
-    return ManhattanBound(model) if model.n <= SMALL_BOARD else LowerBound(model)
+def bound_for(model: Any) -> "PatternBound | ManhattanBound | LowerBound":
+    """The bound a propagator uses: on boards of up to SMALL_BOARD cells the small additive
+    pattern tables built in numpy (encoders/sat/tiles_patterns.py; loading the compiled tables
+    takes about a second per solver process, more than the whole search there: measured on the
+    8-puzzle's distance-31 instance), or Manhattan + conflicts in pure Python where no partition
+    fits; the native tables on larger boards."""
+    if model.n <= SMALL_BOARD:
+        groups = partition(model)
+        return ManhattanBound(model) if groups is None else PatternBound(model, groups)
+    return LowerBound(model)
 
 
 class BoundPropagator(Propagator):  # type: ignore[misc]
@@ -142,7 +150,7 @@ class BoundPropagator(Propagator):  # type: ignore[misc]
 
     def __init__(self, start: bytes, neighbours: tuple[tuple[int, ...], ...], horizon: int,
                  actions: list[list[int]], at: Callable[[int, int, int], int],
-                 bound: "ManhattanBound | LowerBound", guard: int | None) -> None:
+                 bound: "PatternBound | ManhattanBound | LowerBound", guard: int | None) -> None:
         super().__init__()
         self.horizon = horizon
         self.nbr = neighbours
