@@ -3,7 +3,9 @@ level, SAT at BFS's optimum with a plan the checker accepts and UNSAT one below 
 and without cuts); the unsolvable level is UNSAT; exact-T semantics, the incremental driver,
 CP-SAT hints, the pushes metric refused, and `verify` agreeing on seed 004. The pushes encoding
 (sok-push): the native optimum in pushes and UNSAT one below on the small levels, with and without
-cuts; frozen patterns and both encodings checked against BFS on random small levels (hypothesis)."""
+cuts; frozen patterns and both encodings checked against BFS on random small levels (hypothesis).
+sok-walk (moves over push steps) and cp-sok-push (CP-SAT, pushes): the same optimum-and-one-below
+checks, the layered form of sok-walk, verify rows, and random levels."""
 from __future__ import annotations
 
 import json
@@ -22,6 +24,8 @@ from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
 from puzzleplan.encoders.sat.sokoban import SokobanOneHot
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns, frozen_subset
 from puzzleplan.encoders.sat.sokoban_push import SokobanPushes, plan_cost
+from puzzleplan.encoders.sat.sokoban_walk import SokobanWalks
+from puzzleplan.encoders.cpsat.sokoban_push import SokobanPushesCp
 from puzzleplan.models.sokoban.model import Sokoban
 from puzzleplan.models import load
 from puzzleplan.plans.check import check_plan
@@ -265,3 +269,113 @@ def test_random_levels_agree_with_bfs(grid):
         assert found.answer is Answer.SAT and check_plan(model, list(found.moves)).valid
         if best > 0:
             assert solve_fixed(cls(model), best - 1).answer is Answer.UNSAT, grid
+
+
+# -- the moves metric over push steps: sok-walk ---------------------------------------------------
+
+def walk_at(model, horizon: int, options: EncodingOptions = EncodingOptions()):
+    """sok-walk's own driver (growing push horizons), as `verify` runs it."""
+    return SokobanWalks(model, options).solve_at(horizon)
+
+
+@pytest.mark.parametrize("options", [EncodingOptions(), NO_CUTS], ids=["cuts", "no-cuts"])
+@pytest.mark.parametrize("name", SMALL)
+def test_walk_optimum_and_one_below(name, options):
+    model = load(SOK / name)
+    best = optimum(name)
+    assert_plan(model, walk_at(model, best, options), best)
+    if best > 0:
+        assert walk_at(model, best - 1, options).answer is Answer.UNSAT
+
+
+@pytest.mark.parametrize("name", ["seed-004.yaml", "seed-004-player-goal.yaml"])
+def test_walk_layered_form_and_incremental(name):
+    """The plain layered form (T push steps) agrees: solve_fixed and the incremental driver."""
+    model = load(SOK / name)
+    best = optimum(name)
+    assert_plan(model, solve_fixed(SokobanWalks(model), best), best)
+    assert solve_fixed(SokobanWalks(model), best - 1).answer is Answer.UNSAT
+    inc = IncrementalSat(SokobanWalks(model))
+    try:
+        answers = [inc.solve(t).answer for t in range(best + 1)]
+        assert answers == [Answer.UNSAT] * best + [Answer.SAT]
+    finally:
+        inc.close()
+
+
+def test_walk_refuses_exact_and_pushes():
+    model = load(SOK / "seed-004.yaml")
+    with pytest.raises(ValueError, match="goal 'by' only"):
+        SokobanWalks(model, EncodingOptions(goal="exact", no_reversal=False))
+    with pytest.raises(ValueError, match="moves metric only"):
+        SokobanWalks(model.with_metric("pushes"))
+    assert walk_at(load(SOK / "unsolvable.yaml"), 12).answer is Answer.UNSAT
+
+
+def test_verify_moves_with_sok_walk(capsys):
+    from puzzleplan.plans.cli import main
+    code = main(["verify", str(SOK / "seed-004-player-goal.yaml"), "--encodings", "sok-walk", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "verified" and out["agree"] is True
+    rows = [row for row in out["certificates"] if "sok-walk" in row["method"]]
+    assert [row["answer"] for row in rows] == ["holds", "holds"] and rows[1]["kind"] == "bound"
+
+
+# -- the pushes metric in CP-SAT: cp-sok-push ----------------------------------------------------
+
+@pytest.mark.parametrize("options", [EncodingOptions(), NO_CUTS], ids=["cuts", "no-cuts"])
+@pytest.mark.parametrize("name", SMALL)
+def test_cp_push_optimum_and_one_below(name, options):
+    model = load(SOK / name).with_metric("pushes")
+    best = push_optimum(name)
+    assert_push_plan(model, cp_solve(SokobanPushesCp(model, options), best, workers=1), best)
+    if best > 0:
+        assert cp_solve(SokobanPushesCp(model, options), best - 1, workers=1).answer is Answer.UNSAT
+
+
+def test_cp_push_unsolvable_declared_and_verify(capsys):
+    from puzzleplan.plans.cli import main
+    model = load(SOK / "unsolvable.yaml").with_metric("pushes")
+    for horizon in (0, 3, 8):
+        assert cp_solve(SokobanPushesCp(model), horizon, workers=1).answer is Answer.UNSAT
+    assert "cp-sok-push" in enc_base.encodings_for(model, "cpsat")
+    assert "cp-sok-push" not in enc_base.encodings_for(model.with_metric("moves"))
+    with pytest.raises(ValueError, match="pushes metric only"):
+        SokobanPushesCp(model.with_metric("moves"))
+    code = main(["verify", str(SOK / "seed-004.yaml"), "--metric", "pushes", "--encodings", "cp-sok-push", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "verified" and out["agree"] is True
+    assert any("cp-sok-push" in method for method in out["proofs"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels())
+def test_random_levels_new_encodings_agree_with_bfs(grid):
+    """sok-walk (moves) and cp-sok-push (pushes) find BFS's optimum and nothing below it."""
+    for metric in ("moves", "pushes"):
+        try:
+            model = Sokoban(grid, metric=metric)
+        except Exception:   # the player walled off from the level's edge: not a level
+            return
+        result = solve(model, "bfs", Request())
+        ask = ((lambda t: walk_at(model, t)) if metric == "moves" else
+               (lambda t: cp_solve(SokobanPushesCp(model), t, workers=1)))
+        if result.plan is None:
+            assert ask(6).answer is Answer.UNSAT
+            continue
+        best = result.plan.cost
+        found = ask(best)
+        assert found.answer is Answer.SAT and check_plan(model, list(found.moves)).valid, grid
+        assert (len(found.moves) if metric == "moves" else plan_cost(found.moves)) <= best
+        if best > 0:
+            assert ask(best - 1).answer is Answer.UNSAT, grid
+
+
+@pytest.mark.parametrize("name", ["first-push.yaml", "seed-004.yaml", "turn.yaml", "three.yaml"])
+def test_onehot_cuts_keep_long_horizons_satisfiable(name):
+    """Under goal `by` the shortest-plan cuts (walk order, detours, loops) never rule out an
+    optimal plan padded with idle steps: SAT at every horizon from the optimum to optimum + 8."""
+    model = load(SOK / name)
+    best = optimum(name)
+    for horizon in range(best, best + 9):
+        assert_plan(model, solve_fixed(SokobanOneHot(model), horizon), horizon)

@@ -47,28 +47,73 @@ def test_microban_optima_agree_with_astar_and_without_pruning(level: int) -> Non
             assert no_corrals.plan.length == mine.plan.length
 
 
-@pytest.mark.parametrize("rule", ["corrals", "pairs"])
+@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound"])
 def test_each_rule_alone_keeps_the_optimum(rule: str) -> None:
-    """Turning one pruning rule off changes neither optimum nor the fewest moves under pushes."""
+    """Turning one pruning rule or bound off (the pair bound, off by default: on) changes
+    neither optimum nor the fewest moves under pushes."""
     for level in range(1, 41, 3):
         for metric in METRICS:
             model = microban(level, metric)
-            on, off = push(model), push(model, **{rule: False})
+            on, off = push(model), push(model, **{rule: rule == "pair_bound"})
             assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length, (level, metric)
 
 
 def test_pair_table() -> None:
+    from puzzleplan.models.sokoban.pairs import UNSOLVED
     from puzzleplan.models.sokoban.pairs import build as pairs
-    model = load(SOK / "two-boxes.yaml")
+    model = load(SOK / "two-boxes.yaml", {"metric": "pushes"})
     tables = build(model)
     table = pairs(tables.nbr, tables.goal_cells)
     a, b = sorted(model.index[c] for c in model.level.boxes)
-    assert table[a, b, model.start_player] == table[b, a, model.start_player] == 1
+    optimum = push(model).plan.cost
+    assert table[a, b, model.start_player] == table[b, a, model.start_player] == optimum
     stuck = loads("puzzle: sokoban\nlevel: |\n  ########\n  #. $$ .#\n  #      #\n  #@     #\n  ########\n")
     t2 = build(stuck)
     a, b = (stuck.index[(1, 3)], stuck.index[(1, 4)])
-    assert not t2.pairs[a, b].any()          # neither box can move along the wall: from anywhere
-    assert t2.pairs[stuck.index[(1, 1)], stuck.index[(1, 6)]].any()
+    assert (t2.pairs[a, b] == UNSOLVED).all()    # neither box can move along the wall: from anywhere
+    assert (t2.pairs[stuck.index[(1, 1)], stuck.index[(1, 6)]] == 0).any()
+
+
+def _two_box_pushes(nbr: list[list[int]], goals: set[int], a: int, b: int, p: int) -> int | None:
+    """Fewest pushes bringing boxes on a and b (no others) onto two goals: a forward 0-1 BFS
+    (walks free, pushes 1), the reference for pairs.py's backward table."""
+    from collections import deque
+    best: dict[tuple[int, int, int], int] = {}
+    queue = deque([(0, a, b, p)])
+    while queue:
+        cost, a, b, p = queue.popleft()
+        if (a, b, p) in best:
+            continue            # popped before at no higher cost (0-1 BFS)
+        best[(a, b, p)] = cost
+        if a in goals and b in goals:
+            return cost
+        for d in range(4):
+            x = nbr[p][d]
+            if x < 0:
+                continue
+            if x not in (a, b):
+                queue.appendleft((cost, a, b, x))
+                continue
+            y = nbr[x][d]
+            other = b if x == a else a
+            if y >= 0 and y != other:
+                queue.append((cost + 1, y, other, x))
+    return None
+
+
+@pytest.mark.parametrize("level", [3, 9, 27, 44])
+def test_pair_distances_are_two_box_optima(level: int) -> None:
+    """dist[a, b, p] (pairs.py, backward by pulls) equals a forward search of the two boxes
+    alone, for the pairs of the start position."""
+    from puzzleplan.models.sokoban.pairs import UNSOLVED
+    model = microban(level, "pushes")
+    tables = build(model)
+    nbr = [[int(x) for x in row] for row in tables.nbr]
+    goals = {int(g) for g in tables.goal_cells}
+    boxes = sorted(model.index[c] for c in model.level.boxes)
+    for a, b in [(x, y) for k, x in enumerate(boxes) for y in boxes[k + 1:]][:8]:
+        reference = _two_box_pushes(nbr, goals, a, b, model.start_player)
+        assert tables.pairs[a, b, model.start_player] == (UNSOLVED if reference is None else reference), (a, b)
 
 
 @pytest.mark.parametrize("path", sorted(SOK.glob("*.yaml")), ids=lambda p: p.stem)

@@ -99,7 +99,24 @@ def test_a_solver_without_a_propagator_gets_the_formula_alone() -> None:
     model = load(EXAMPLES / "tiles" / "seed-002-small.yaml")
     best = solve(model, "bfs", Request()).plan.length
     assert answer(TilesPatternBound, model, PROOF, best, "glucose4").answer is Answer.SAT
-    assert answer(TilesPatternBound, model, PROOF, best - 2, "glucose4").answer is Answer.UNSAT
+    unsat = answer(TilesPatternBound, model, PROOF, best - 2, "glucose4")
+    assert unsat.answer is Answer.UNSAT and unsat.extra["bound"].startswith("none")
+
+
+def test_the_bound_propagator_cuts_and_an_encoding_can_be_solved_again() -> None:
+    """On the 8-puzzle's proof the propagator adds bound clauses (the proof leans on it, not on
+    the formula alone), the result names the bound, and one encoding object serves two solves
+    (each fresh solver gets a propagator of its own)."""
+    model = load(EXAMPLES / "tiles" / "eight-31.yaml")
+    encoding = TilesPatternBound(model, PROOF)
+    best = model.expect["optimal"]
+    proof = solve_fixed(encoding, best - 2)
+    assert proof.answer is Answer.UNSAT and encoding.propagator.clauses > 0
+    assert proof.extra["bound"].startswith("additive pattern tables")
+    again = solve_fixed(encoding, best)
+    assert again.answer is Answer.SAT and check_plan(model, again.moves).valid
+    off = solve_fixed(TilesPatternBound(model, EncodingOptions(goal="exact", distance_cuts=False)), 3)
+    assert off.answer is Answer.UNSAT and off.extra["bound"] == "none (distance cuts off)"
 
 
 @settings(max_examples=40, deadline=None)
@@ -129,6 +146,16 @@ def test_pattern_witness_is_a_lower_bound_of_its_tiles() -> None:
     tiles = lower.witness(board, h - 1)
     assert tiles is not None and lower.witness(board, h) is None
     assert {f for f, _ in tiles} <= set(range(1, 16)) and all(board[c] == f for f, c in tiles)
+    rng = random.Random(12)
+    kept = {c for _, c in tiles}
+    free = [c for c in range(16) if c not in kept]
+    for _ in range(20):       # the other tiles anywhere: the witness's tiles alone still exceed h - 1
+        others = [board[c] for c in free]
+        rng.shuffle(others)
+        completion = bytearray(board)
+        for c, f in zip(free, others):
+            completion[c] = f
+        assert lower.value(completion) > h - 1
     best = model.expect["optimal"]
     assert answer(TilesPatternBound, model, PROOF, best - 2).answer is Answer.UNSAT
     found = answer(TilesPatternBound, model, FIND, best)

@@ -132,6 +132,8 @@ class SokobanCp(SokobanLevel, CpEncoding):
                 if self.options.idle_at_end:
                     cp.AddImplication(dirs[t - 1][IDLE], dt[IDLE])
         cp.Add(self.pos[0] == self.model.start_player)
+        if self.hopeless:
+            cp.Add(false == 1)            # a stray box or goal: unsolvable
         start = set(self.start_boxes)
         for c in range(n):
             b = self.box[0][c]

@@ -37,17 +37,12 @@ class _TilesCp(CpEncoding):
         self.n, self.cols = model.n, model.cols
         self.nbr = model.neighbours
         self.nfaces = len(model.faces)
-        self.goal_cells: dict[int, list[int]] = {}
-        for c, f in enumerate(model.goal):
-            self.goal_cells.setdefault(f, []).append(c)
+        self.to_goal = model.board.face_distances(model.goal)
         self.idle = options.goal == "by"
         self.colour0 = sum(divmod(model.start.index(0), self.cols)) % 2
 
-    def _dist(self, a: int, b: int) -> int:
-        return abs(a // self.cols - b // self.cols) + abs(a % self.cols - b % self.cols)
-
     def near(self, f: int, c: int) -> int:
-        return min(self._dist(c, g) for g in self.goal_cells[f])
+        return self.to_goal[f][c]
 
     def allowed(self, f: int, c: int, t: int, horizon: int) -> bool:
         """Whether face f may stand on cell c at step t (distance and parity cuts)."""

@@ -64,10 +64,13 @@ class SatEncoding:
     def decode(self, true: set[int], horizon: int) -> list[str]:
         raise NotImplementedError
 
-    def connect(self, solver: Solver, horizon: int, guard: int | None) -> None:
+    def connect(self, solver: Solver, horizon: int, guard: int | None) -> dict[str, Any]:
         """Attach what the encoding reasons with beside its clauses (an external propagator)
         before a solve at `horizon`; `guard`: that horizon's activation literal under
-        incremental solving, None for a formula of one horizon. Default: nothing."""
+        incremental solving, None for a formula of one horizon. Returns notes for the result's
+        `extra` (e.g. which bound a propagator adds, or that none could be attached).
+        Default: nothing attached, no notes."""
+        return {}
 
     # -- whole formula --------------------------------------------------------------------------
     def clauses(self, horizon: int) -> list[Clause]:
@@ -128,16 +131,16 @@ def solve_fixed(encoding: SatEncoding, horizon: int, solver_name: str = "cadical
     """Build the whole formula for one horizon and solve it with a fresh solver."""
     started = time.perf_counter()
     clauses = encoding.clauses(horizon)
-    built = time.perf_counter()
     with Solver(name=solver_name, bootstrap_with=clauses) as solver:
-        encoding.connect(solver, horizon, None)
+        notes = encoding.connect(solver, horizon, None)
+        built = time.perf_counter()   # a propagator's set-up (e.g. loading its tables) is building
         outcome = _solve_limited(solver, [], time_limit)
         solved = time.perf_counter()
         moves = None
         if outcome:
             moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
     return HorizonResult(horizon, _answer(outcome), moves, encoding.pool.top, len(clauses),
-                         built - started, solved - built, counted_steps(encoding, moves))
+                         built - started, solved - built, {**counted_steps(encoding, moves), **notes})
 
 
 class IncrementalSat:
@@ -162,7 +165,7 @@ class IncrementalSat:
             self.built += 1
         act = self.encoding.var("activate", horizon)
         self._add([-act] + clause for clause in self.encoding.goal(horizon) + self.encoding.cuts(horizon))
-        self.encoding.connect(self.solver, horizon, act)
+        notes = self.encoding.connect(self.solver, horizon, act)
         built = time.perf_counter()
         outcome = _solve_limited(self.solver, [act], time_limit)
         solved = time.perf_counter()
@@ -171,7 +174,7 @@ class IncrementalSat:
             moves = self.encoding.decode({lit for lit in self.solver.get_model() if lit > 0}, horizon)
         self._add([[-act]])  # retire this horizon's goal for good
         return HorizonResult(horizon, _answer(outcome), moves, self.encoding.pool.top, self.clause_count,
-                             built - started, solved - built, counted_steps(self.encoding, moves))
+                             built - started, solved - built, {**counted_steps(self.encoding, moves), **notes})
 
     def close(self) -> None:
         self.solver.delete()

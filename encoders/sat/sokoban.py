@@ -33,7 +33,12 @@ Cuts (options):
     no_reversal (goal `by` only): a walk immediately undone, walk d at t-1 then d's opposite
         at t, is forbidden (the two steps leave the position as it was, so a shortest plan never
         makes them; a push followed by the opposite walk moved a box and is kept).
-        ("push", t) <-> OR_c player(c,t+1) & box(c,t) supplies the "walk" test.
+        ("push", t) <-> OR_c player(c,t+1) & box(c,t) supplies the "walk" test. With it, walk
+        order: a horizontal walk then a vertical one is forbidden when the vertical step could
+        be taken first (its cell free): the two orders reach the same cell. No detour: walks
+        d1, d2 (perpendicular), opposite(d1) in a row (one walk d2 does the same); nor d1, d2, d2, opposite(d1) when the
+        cell one step d2 away holds no box (two walks d2 do the same). No loop: 4 to 12 walks in a row
+        that end where they began. Without a player goal, no walk right before the idle tail.
     idle_at_end (goal `by`): idle(t) -> idle(t+1).
     distance_cuts (horizon-dependent, hold for every plan): a box on c at step t needs at least
         the push distance from c to its nearest goal (on the empty level) further moves, so
@@ -78,6 +83,9 @@ class SokobanLevel:
         self.boxable, self.near = sokoban_geometry(model)
         self.idle = options.goal == "by"
         self.start_boxes = [c for c in range(self.n) if model.start_boxes >> c & 1]
+        # a box or goal outside the player's area (the model's stray cells) is never paired:
+        # no plan at all, whatever the horizon
+        self.hopeless = bool(getattr(getattr(model, "level", None), "stray", ()))
 
 
 class SokobanOneHot(SokobanLevel, SatEncoding):
@@ -86,6 +94,7 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
     family = "sokoban"
     name = "sok-onehot"
     metrics = ("moves",)
+    preferred_solver = "glucose42"   # what `verify` runs unless asked otherwise (certify.solver_for)
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         check_metric(model, self.name)
@@ -121,8 +130,8 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
     def initial(self) -> list[Clause]:
         out = self._state(0)
         out.append([self.player(self.model.start_player, 0)])
-        if any(not self.boxable[c] for c in self.start_boxes):
-            return out + self._false()        # a box starts on a dead square: unsolvable
+        if self.hopeless or any(not self.boxable[c] for c in self.start_boxes):
+            return out + self._false()        # a box starts on a dead square or stray: unsolvable
         start = set(self.start_boxes)
         for c in range(self.n):
             if self.boxable[c]:
@@ -180,6 +189,73 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
             if t > 0:
                 for d in range(4):
                     out.append([-self.go(d, t - 1), self.var("push", t - 1), -self.go(OPPOSITE[d], t)])
+                out += self._walk_order(t)
+                if self.model.pg is None:   # no walk just before the idle tail: it would be wasted
+                    out.append([-self.var("idle", t), self.var("push", t - 1), self.var("idle", t - 1)])
+            if t > 1:
+                out += self._no_detour(t)
+            if t > 2:
+                out += self._no_long_detour(t)
+            out += self._no_loop(t)
+        return out
+
+    LOOPS = (4, 6, 8, 10, 12)   # walk-only loops forbidden (2 is the reversal cut)
+
+    def _no_loop(self, t: int) -> list[Clause]:
+        """No push from step s = t+1-k to t+1, step s a walk, the player back where it was: the
+        walks before the idle tail are a loop, cut out of any shortest plan (k = LOOPS)."""
+        out: list[Clause] = []
+        for k in self.LOOPS:
+            s = t + 1 - k
+            if s < 0:
+                continue
+            # idle steps come last: step s not idle, some walk is in s..t and, as the player
+            # comes back to c, the walks before the idle tail make a loop
+            walks = [self.var("push", u) for u in range(s, t + 1)] + [self.var("idle", s)]
+            out += [[-self.player(c, s), -self.player(c, t + 1)] + walks for c in range(self.n)]
+        return out
+
+    def _no_long_detour(self, t: int) -> list[Clause]:
+        """Four walks d1, d2, d2, opposite(d1) from c (d2 perpendicular) end two steps from c,
+        which two walks d2 reach when the cell between holds no box: not in a shortest plan."""
+        push = [self.var("push", s) for s in range(t - 3, t + 1)]
+        out: list[Clause] = []
+        for c in range(self.n):
+            for d1 in range(4):
+                for d2 in ((2, 3) if d1 < 2 else (0, 1)):
+                    e = self.nbr[c][d2]
+                    if e < 0 or self.nbr[c][d1] < 0:
+                        continue
+                    clause = [-self.player(c, t - 3), -self.go(d1, t - 3), -self.go(d2, t - 2), -self.go(d2, t - 1),
+                              -self.go(OPPOSITE[d1], t)] + push
+                    if self.boxable[e]:
+                        clause.append(self.box(e, t - 3))
+                    out.append(clause)
+        return out
+
+    def _no_detour(self, t: int) -> list[Clause]:
+        """Three walks d1, d2 (perpendicular), opposite(d1) end one step from where they began,
+        on a cell the player can step to at once: no shortest plan makes them."""
+        push = [self.var("push", s) for s in (t - 2, t - 1, t)]
+        return [[-self.go(d1, t - 2), push[0], -self.go(d2, t - 1), push[1], -self.go(OPPOSITE[d1], t), push[2]]
+                for d1 in range(4) for d2 in ((2, 3) if d1 < 2 else (0, 1))]
+
+    def _walk_order(self, t: int) -> list[Clause]:
+        """Two walks in a row, horizontal then vertical, are forbidden when the vertical one
+        could come first (its cell is floor without a box): swapping them gives a plan of the
+        same length through the same states but one, so some shortest plan walks vertical first."""
+        out: list[Clause] = []
+        for c in range(self.n):
+            here = self.player(c, t - 1)
+            for d1 in (2, 3):
+                for d2 in (0, 1):
+                    e = self.nbr[c][d2]
+                    if e < 0 or self.nbr[c][d1] < 0:
+                        continue
+                    clause = [-here, -self.go(d1, t - 1), self.var("push", t - 1), -self.go(d2, t), self.var("push", t)]
+                    if self.boxable[e]:
+                        clause.append(self.box(e, t - 1))
+                    out.append(clause)
         return out
 
     def _push_flag(self, t: int) -> list[Clause]:

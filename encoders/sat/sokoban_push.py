@@ -1,7 +1,8 @@
 """A SAT encoding of Sokoban under the `pushes` metric: one push per step, the player's region
 computed per step by reachability layers, deadlock knowledge as clauses.
 
-`sok-push` (SokobanPushes). Cells, box cells (floor cells that are not dead squares) and the
+`sok-push` (SokobanPushes; its layers, `PushSteps`, are shared with sok-walk, the moves metric
+over push steps, encoders/sat/sokoban_walk.py). Cells, box cells (floor cells that are not dead squares) and the
 near-goal push distances as in encoders/sat/sokoban.py. Horizon T counts pushes.
 
 Variables, step t = 0..T:
@@ -84,15 +85,13 @@ def plan_cost(moves: list[str]) -> int:
     return sum(1 for m in moves if m.isupper())
 
 
-class SokobanPushes(SokobanLevel, SatEncoding):
-    """One push per step; the player's region by reachability layers (pushes metric)."""
+class PushSteps(SokobanLevel, SatEncoding):
+    """The layers shared by the push-step encodings (sok-push, sok-walk): one push or idle per
+    step, boxes, seats and the player's region by reachability layers, frozen patterns."""
 
     family = "sokoban"
-    name = "sok-push"
-    metrics = ("pushes",)
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
-        check_pushes(model, self.name)
         super().__init__(model, options)
         self.read_level(model, options)
         self.pushes = level_pushes(model, self.boxable, self.near)
@@ -144,8 +143,8 @@ class SokobanPushes(SokobanLevel, SatEncoding):
     def initial(self) -> list[Clause]:
         out = self._state(0)
         out += [[self.seat(c, 0) if c == self.model.start_player else -self.seat(c, 0)] for c in range(self.n)]
-        if any(not self.boxable[c] for c in self.start_boxes):
-            return out + [[]]        # a box starts on a dead square: unsolvable
+        if self.hopeless or any(not self.boxable[c] for c in self.start_boxes):
+            return out + [[]]        # a box starts on a dead square or stray: unsolvable
         start = set(self.start_boxes)
         out += [[self.box(c, 0) if c in start else -self.box(c, 0)] for c in range(self.n) if self.boxable[c]]
         return out
@@ -178,6 +177,23 @@ class SokobanPushes(SokobanLevel, SatEncoding):
                 out += [[-s1, idle] + here, [-s1, s0] + here, [-idle, -s0, s1]]
         return out
 
+    # -- decoding -------------------------------------------------------------------------------
+    def decode_pushes(self, true: set[int], horizon: int) -> list[tuple[int, int]]:
+        """The pushes of a model, in order, as the model's actions (box cell, direction)."""
+        return [(p.j, p.d) for t in range(horizon) for p in self.pushes if self.push(p, t) in true]
+
+
+class SokobanPushes(PushSteps):
+    """One push per step; the player's region by reachability layers (pushes metric)."""
+
+    name = "sok-push"
+    metrics = ("pushes",)
+    preferred_solver = "glucose42"   # what `verify` runs unless asked otherwise (certify.solver_for)
+
+    def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
+        check_pushes(model, self.name)
+        super().__init__(model, options)
+
     # -- goal and cuts --------------------------------------------------------------------------
     def goal(self, horizon: int) -> list[Clause]:
         out = [[self.box(g, horizon)] for g in self.model.goal_cells]
@@ -198,10 +214,6 @@ class SokobanPushes(SokobanLevel, SatEncoding):
         return out + waste_budget(lambda t, v: self.var("waste", horizon, t, v), steps, horizon - total)
 
     # -- decoding -------------------------------------------------------------------------------
-    def decode_pushes(self, true: set[int], horizon: int) -> list[tuple[int, int]]:
-        """The pushes of a model, in order, as the model's actions (box cell, direction)."""
-        return [(p.j, p.d) for t in range(horizon) for p in self.pushes if self.push(p, t) in true]
-
     def decode(self, true: set[int], horizon: int) -> list[str]:
         return list(self.model.plan_moves(self.decode_pushes(true, horizon)))
 

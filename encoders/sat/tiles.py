@@ -40,17 +40,11 @@ class _TilesSat(SatEncoding):
         self.faces = range(len(model.faces))
         self.nbr = model.neighbours
         self.cols = model.cols
-        goal_cells: dict[int, list[int]] = {}
-        for c, f in enumerate(model.goal):
-            goal_cells.setdefault(f, []).append(c)
-        self.goal_cells = goal_cells
+        self.to_goal = model.board.face_distances(model.goal)
         self.idle = options.goal == "by"
 
     def at(self, f: int, c: int, t: int) -> int:
         return self.var("at", f, c, t)
-
-    def _dist(self, a: int, b: int) -> int:
-        return abs(a // self.cols - b // self.cols) + abs(a % self.cols - b % self.cols)
 
     def _state(self, t: int) -> list[Clause]:
         out: list[Clause] = []
@@ -70,7 +64,7 @@ class _TilesSat(SatEncoding):
             for t in range(horizon + 1):
                 for f in self.faces:
                     for c in range(self.n):
-                        if min(self._dist(c, g) for g in self.goal_cells[f]) > horizon - t:
+                        if self.to_goal[f][c] > horizon - t:
                             out.append([-self.at(f, c, t)])
         if self.options.parity and not self.idle:
             colour0 = sum(divmod(self.model.start.index(0), self.cols)) % 2

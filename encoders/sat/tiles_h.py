@@ -47,15 +47,6 @@ def reversal_padding(moves: list[str], horizon: int, blank_moves: tuple[str, ...
     return out
 
 
-def distance_table(model: Any, cells: bytes) -> dict[int, list[int]]:
-    """Face -> per cell, the Manhattan distance to the nearest cell holding that face in `cells`."""
-    where: dict[int, list[int]] = {}
-    for c, f in enumerate(cells):
-        where.setdefault(f, []).append(c)
-    return {f: [min(model.board.distance(c, g) for g in targets) for c in range(model.n)]
-            for f, targets in where.items()}
-
-
 class TilesHeuristic(TilesDirections):
     """Factored directions with per-step Manhattan sums as clauses, both ways.
 
@@ -70,8 +61,8 @@ class TilesHeuristic(TilesDirections):
         self.idle = options.goal == "by" or self.padded
         self.reversal_cut = options.no_reversal or self.padded
         self.idle_tail = self.padded or options.idle_at_end
-        self.to_goal = distance_table(model, model.goal)
-        self.from_start = distance_table(model, model.start)
+        self.to_goal = model.board.face_distances(model.goal)
+        self.from_start = model.board.face_distances(model.start)
         self.copies = {f: model.goal.count(f) for f in self.faces}
 
     # -- per-step distance sums ----------------------------------------------------------------

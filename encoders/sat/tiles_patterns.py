@@ -119,6 +119,7 @@ class PatternBound:
         for g, tiles in enumerate(self.tiles):
             for f in set(tiles):
                 self.weights[f] = (g, [self.n ** i for i, x in enumerate(tiles) if x == f])
+        self.label = "additive pattern tables " + "-".join(str(len(t)) for t in self.tiles)
 
     def parts(self, board: Any) -> list[int]:
         """Each pattern's table value for `board` (face index per cell)."""

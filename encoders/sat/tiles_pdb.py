@@ -33,19 +33,27 @@ class TilesPatternBound(TilesHeuristic):
         super().__init__(model, options)
         self._lower: PatternBound | LowerBound | ManhattanBound | None = None
         self.propagator: BoundPropagator | None = None
+        self._attached: Solver | None = None      # the solver the propagator is attached to
 
-    def connect(self, solver: Solver, horizon: int, guard: int | None) -> None:
-        if not self.options.distance_cuts or not hasattr(solver.solver, "connect_propagator"):
-            return
+    def connect(self, solver: Solver, horizon: int, guard: int | None) -> dict[str, Any]:
+        """Attach the bound propagator to `solver` (CaDiCaL 1.9.5 only). `--no-distance-cuts`
+        leaves it off too: the bound is this encoding's distance cut. The notes say which bound
+        ran, or why none did."""
+        if not self.options.distance_cuts:
+            return {"bound": "none (distance cuts off)"}
+        if not hasattr(solver.solver, "connect_propagator"):
+            return {"bound": "none (this solver takes no external propagator; use cadical195)"}
         if self._lower is None:
             self._lower = bound_for(self.model)
-        if self.propagator is not None:
-            solver.disconnect_propagator()
+        if self.propagator is not None and self._attached is solver:
+            solver.disconnect_propagator()     # incremental: the next horizon's propagator replaces it
         actions = [[self.direction(k, t) for k in range(4)] + [self.var("idle", t) if self.idle else 0]
                    for t in range(horizon)]
         self.propagator = BoundPropagator(self.model.start, self.nbr, horizon, actions, self.at, self._lower, guard)
         solver.connect_propagator(self.propagator)
+        self._attached = solver
         for row in actions:
             for v in row:
                 if v:
                     solver.observe(v)
+        return {"bound": self._lower.label}

@@ -36,12 +36,14 @@ class ManhattanBound:
     with repeated faces), plus linear conflicts among faces with one goal cell; pure Python, so
     nothing is compiled or loaded for it."""
 
+    label = "Manhattan + linear conflicts"
+
     def __init__(self, model: Any) -> None:
         cells: dict[int, list[int]] = {}
         for c, f in enumerate(model.goal):
             cells.setdefault(f, []).append(c)
-        self._dist = [[min(model.board.distance(c, g) for g in cells[f]) if f else 0 for c in range(model.n)]
-                      for f in range(len(model.faces))]
+        to_goal = model.board.face_distances(model.goal)
+        self._dist = [to_goal[f] if f else [0] * model.n for f in range(len(model.faces))]
         self._lines = model.board.lines()
         # per line, face -> its goal's place along the line, for faces whose one goal cell is on it
         self._goal_place = [{f: line.index(g[0]) for f, g in cells.items() if f and len(g) == 1 and g[0] in line}
@@ -89,6 +91,8 @@ def _longest_increasing(seq: list[int]) -> int:
 class LowerBound:
     """The native heuristic of a tiles model (its default tables: pattern databases where they
     are cached or cheap to build, else Manhattan + linear conflicts), with witnesses."""
+
+    label = "the native heuristic's tables"
 
     def __init__(self, model: Any) -> None:
         from puzzleplan.models.tiles.heuristic_kernels import root_parts

@@ -45,6 +45,8 @@ FAMILY = Family(
         "sok-onehot": "puzzleplan.encoders.sat.sokoban:SokobanOneHot",
         "cp-sok": "puzzleplan.encoders.cpsat.sokoban:SokobanCp",
         "sok-push": "puzzleplan.encoders.sat.sokoban_push:SokobanPushes",
+        "sok-walk": "puzzleplan.encoders.sat.sokoban_walk:SokobanWalks",
+        "cp-sok-push": "puzzleplan.encoders.cpsat.sokoban_push:SokobanPushesCp",
     },
     engines={"push": "puzzleplan.models.sokoban.native"},
     kernels=("puzzleplan.models.sokoban.kernel_rules", "puzzleplan.models.sokoban.kernel_search"),

@@ -41,6 +41,37 @@ def walk(nbr, occ, start, seen, stamp, dist, queue):
 
 
 @njit(**JIT)
+def walk_to_push(nbr, occ, dead, use_dead, start, seen, stamp, dist, queue):
+    """The moves bound's walking part w for a position with a box off a goal (the caller gives 0
+    when all are on goals): the fewest steps from `start` to a cell the player can push a box
+    from (onto a free cell, not a dead one when `use_dead`); -1 when there is no such push.
+
+    Why b + w bounds the moves left (b: a bound on the pushes left): while a box is off a goal
+    a solution pushes again, and the steps before that push are walks, which no push count
+    includes. It keeps b's consistency: an edge walks dist[q] >= w to a push and pushes once,
+    which lowers a consistent b by at most 1, so b + w drops by at most the edge's cost."""
+    if _can_push(nbr, occ, dead, use_dead, start):
+        return 0
+    count = walk(nbr, occ, start, seen, stamp, dist, queue)
+    for k in range(1, count):               # the walk's queue is in order of distance
+        if _can_push(nbr, occ, dead, use_dead, queue[k]):
+            return dist[queue[k]]
+    return -1
+
+
+@njit(**JIT)
+def _can_push(nbr, occ, dead, use_dead, c):
+    """Whether a player on c can push a next box onto a free cell (not a dead one if use_dead)."""
+    for d in range(4):
+        x = nbr[c, d]
+        if x >= 0 and occ[x]:
+            y = nbr[x, d]
+            if y >= 0 and occ[y] == 0 and not (use_dead and dead[y]):
+                return True
+    return False
+
+
+@njit(**JIT)
 def lowest_reached(queue, count):
     """The lowest cell number among the first `count` cells of a walk (the normalised player)."""
     low = queue[0]
@@ -93,40 +124,7 @@ def assignment(cost, n, u, v, match, way, minv, used):
         match[i] = 0
         way[i] = 0
     for i in range(1, n + 1):
-        match[0] = i
-        j0 = 0
-        for j in range(n + 1):
-            minv[j] = BIG * 4
-            used[j] = 0
-        while True:
-            used[j0] = 1
-            i0 = match[j0]
-            delta = BIG * 4
-            j1 = 0
-            for j in range(1, n + 1):
-                if used[j] == 0:
-                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
-                    u[match[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if match[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            match[j0] = match[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+        _augment(cost, n, i, u, v, match, way, minv, used)
     return -v[0]
 
 
@@ -147,6 +145,17 @@ def reassign(cost, n, row, u, v, match, way, minv, used):
         if x < low:
             low = x
     u[r] = low
+    _augment(cost, n, r, u, v, match, way, minv, used)
+    total = 0
+    for j in range(1, n + 1):
+        total += cost[match[j] - 1, j - 1]
+    return total
+
+
+@njit(**JIT)
+def _augment(cost, n, r, u, v, match, way, minv, used):
+    """Match row r (1-based; unmatched, its reduced costs >= 0) by one shortest augmenting path
+    of the Hungarian method, updating the potentials u, v and the matching of columns."""
     match[0] = r
     j0 = 0
     for j in range(n + 1):
@@ -181,10 +190,6 @@ def reassign(cost, n, row, u, v, match, way, minv, used):
         j0 = j1
         if j0 == 0:
             break
-    total = 0
-    for j in range(1, n + 1):
-        total += cost[match[j] - 1, j - 1]
-    return total
 
 
 @njit(**JIT)
@@ -205,24 +210,23 @@ def cost_row(cost, i, b, player, side, pdist):
 
 
 @njit(**JIT)
+def row_min(cost, i, n):
+    """The least entry of row i of cost[:, :n]."""
+    low = cost[i, 0]
+    for j in range(1, n):
+        if cost[i, j] < low:
+            low = cost[i, j]
+    return low
+
+
+@njit(**JIT)
 def bound(boxes, player, side, pdist, cost, work):
     """The pushes lower bound of boxes with the player on `player`: a minimum matching of boxes
     to goals, a pair costing the player-aware push distance (tables.py); -1 when some box or
     goal has no partner at all, or no perfect matching exists."""
     n = boxes.shape[0]
     for i in range(n):
-        b = boxes[i]
-        s = side[b, player]
-        best = BIG
-        for j in range(n):
-            d = pdist[j, b, s]
-            if d >= 30000:
-                cost[i, j] = BIG
-            else:
-                cost[i, j] = d
-                if d < best:
-                    best = d
-        if best >= BIG:
+        if not cost_row(cost, i, boxes[i], player, side, pdist):
             return -1
     if n == 1:
         return cost[0, 0]
@@ -236,6 +240,41 @@ def bound(boxes, player, side, pdist, cost, work):
             return -1
     total = assignment(cost, n, work[0], work[1], work[2], work[3], work[4], work[5])
     return -1 if total >= BIG else total
+
+
+@njit(**JIT)
+def pair_bound(boxes, i, t, cost, lone, n, player, pairs, paired):
+    """A second lower bound on the pushes left of the child that moved box i of `boxes` to t:
+    boxes split greedily into disjoint pairs, each pair counting its two-box distance
+    pairs[a, b, player] (pairs.py), each box left alone its own least push distance (lone[k]
+    for the parent's boxes, the minimum of cost row i for the moved one). Any split is a bound
+    (pairs.py: no push counts twice); the greedy one pairs each box with the partner that adds
+    most over the two boxes' own distances."""
+    moved = row_min(cost, i, n)
+    total = moved
+    for k in range(n):
+        paired[k] = 0
+        if k != i:
+            total += lone[k]
+    for k in range(n):
+        if paired[k]:
+            continue
+        a = t if k == i else boxes[k]
+        own_a = moved if k == i else lone[k]
+        best = 0
+        partner = -1
+        for j in range(k + 1, n):
+            if paired[j] == 0:
+                b = t if j == i else boxes[j]
+                gain = pairs[a, b, player] - own_a - (moved if j == i else lone[j])
+                if gain > best:
+                    best = gain
+                    partner = j
+        if partner >= 0:
+            paired[k] = 1
+            paired[partner] = 1
+            total += best
+    return total
 
 
 @njit(**JIT)

@@ -9,17 +9,22 @@ of the edge). Its cost depends on the mode:
     LEXICAL   SCALE + walk + 1: fewest pushes first, then fewest moves among those (A* on the sum
               is lexicographic because no plan has SCALE moves or more; see native.py).
 
-The heuristic is `bound` (kernel_rules.py), a consistent lower bound on the pushes left; it is
-used as is (PUSHES, MOVES: every push is a move) or as SCALE * b + b (LEXICAL). The queue is a
-binary heap on f, ties to the deeper state. The first goal popped is optimal (consistent bound).
+The heuristic b is a lower bound on the pushes left: the matching of `bound` (kernel_rules.py,
+consistent), raised to kernel_rules.pair_bound where that is higher (a bound too, though the
+greedy split of the boxes into pairs may make it inconsistent). It is used as is (PUSHES), as
+b + w (MOVES: every push is a move, and w, kernel_rules.walk_to_push, counts the walk before the
+next push) or as SCALE * b + b + w (LEXICAL). The queue is a binary heap on f, ties to the
+deeper state. A state reached cheaper after it was expanded is queued again, so with an
+admissible bound the first goal popped is optimal.
 
 Everything lives in arrays the driver owns (native.py), so a slice of `budget` expansions can
 stop and resume: the driver checks its limits between slices and grows the arrays when asked.
 
     boxes[i, :], player[i], key[i] (Zobrist hash), g[i] (cost), gp[i] (pushes), h[i] (the bound,
-    in pushes), parent[i], move[i] (box cell * 4 + direction of the push that made i; -1 the
-    root; -2 the final walk to the player's goal), table (open addressing on key, -1 empty),
-    heap (hkey, hidx: a state's entry is stale when its key is no longer the state's own)
+    in pushes), w[i] (the walk bound, in moves), parent[i], move[i] (box cell * 4 + direction of
+    the push that made i; -1 the root; -2 the final walk to the player's goal), table (open
+    addressing on key, -1 empty), heap (hkey, hidx: a state's entry is stale when its key is no
+    longer the state's own)
     ctr: see the C_* indices; par: see the P_* indices.
 """
 from __future__ import annotations
@@ -28,18 +33,28 @@ import numpy as np
 from numba import njit
 
 from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, cost_row, frozen, lowest_reached, pi_corral,
-                                                   reassign, walk)
+                                                   pair_bound, reassign, row_min, walk, walk_to_push)
+from puzzleplan.models.sokoban.pairs import UNSOLVED
 
 PUSHES, MOVES, LEXICAL = 0, 1, 2
 SCALE = 1 << 24             # LEXICAL: a push outweighs any number of moves
 TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
-C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS = range(11)
+(C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
+ C_PAIR_BOUND) = range(13)
+NCTR = 13
 # par
-P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE = range(6)
+P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND = range(8)
 # return codes of `expand_slice`
 RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE = range(6)
+
+
+@njit(cache=True)
+def _put(hkey, hidx, i, key, idx):
+    """Heap entry i := (key, idx)."""
+    hkey[i] = key
+    hidx[i] = idx
 
 
 @njit(cache=True)
@@ -50,11 +65,9 @@ def heap_push(hkey, hidx, ctr, key, idx):
         parent = (i - 1) >> 1
         if hkey[parent] <= key:
             break
-        hkey[i] = hkey[parent]
-        hidx[i] = hidx[parent]
+        _put(hkey, hidx, i, hkey[parent], hidx[parent])
         i = parent
-    hkey[i] = key
-    hidx[i] = idx
+    _put(hkey, hidx, i, key, idx)
 
 
 @njit(cache=True)
@@ -74,11 +87,9 @@ def heap_pop(hkey, hidx, ctr):
                 c += 1
             if hkey[c] >= key:
                 break
-            hkey[i] = hkey[c]
-            hidx[i] = hidx[c]
+            _put(hkey, hidx, i, hkey[c], hidx[c])
             i = c
-        hkey[i] = key
-        hidx[i] = idx
+        _put(hkey, hidx, i, key, idx)
     return top_key, top_idx
 
 
@@ -121,18 +132,19 @@ def heap_key(f, depth):
 
 
 @njit(cache=True)
-def _key_of(mode, g, gp, h):
-    """The heap key of a state stored with cost g, pushes gp and bound h (in pushes)."""
+def _key_of(mode, g, gp, h, w):
+    """The heap key of a state stored with cost g, pushes gp, bound h (in pushes) and walk bound
+    w (moves before the next push; 0 under PUSHES)."""
     if mode == LEXICAL:
-        return heap_key(g + SCALE * h + h, gp)
-    return heap_key(g + h, g if mode == MOVES else gp)
+        return heap_key(g + SCALE * h + h + w, gp)
+    return heap_key(g + h + w, g if mode == MOVES else gp)
 
 
 @njit(cache=True)
 def expand_slice(lv, st, par, ctr, budget):
     """Expand up to `budget` states; a return code above says why it stopped."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = lv
-    boxes, player, keys, g_of, gp_of, h_of, parent, move, table, hkey, hidx = st
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx = st
     n = nbr.shape[0]
     nb = boxes.shape[1]
     mode = par[P_MODE]
@@ -142,6 +154,8 @@ def expand_slice(lv, st, par, ctr, budget):
     pbound = par[P_PBOUND]
     pgoal = par[P_PGOAL]
     prune = par[P_PRUNE] != 0
+    use_walk = mode != PUSHES and par[P_WALK] != 0
+    use_pair_bound = use_pairs and prune and par[P_PAIR_BOUND] != 0
     occ = np.zeros(n, np.uint8)
     chain = np.zeros(n, np.uint8)
     seen = np.zeros(n, np.int64)
@@ -159,6 +173,8 @@ def expand_slice(lv, st, par, ctr, budget):
     cu, cv, cmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
     way, minv, used = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
     saved = np.zeros(nb, np.int64)
+    lone = np.zeros(nb, np.int64)
+    paired = np.zeros(nb, np.uint8)
     stamp = np.int64(0)
     stamp2 = np.int64(0)
     done = 0
@@ -173,7 +189,7 @@ def expand_slice(lv, st, par, ctr, budget):
             return GROW_TABLE
         top, s = heap_pop(hkey, hidx, ctr)
         g = g_of[s]
-        if top != _key_of(mode, g, gp_of[s], h_of[s]):
+        if top != _key_of(mode, g, gp_of[s], h_of[s], w_of[s]):
             continue                        # a stale entry: s was reached cheaper since
         ctr[C_F] = top // TIE
         p = player[s]
@@ -210,6 +226,9 @@ def expand_slice(lv, st, par, ctr, budget):
             for i in range(nb):
                 cost_row(cost, i, boxes[s, i], p, side, pdist)
             assignment(cost, nb, pu, pv, pmatch, way, minv, used)
+            if use_pair_bound:
+                for k in range(nb):
+                    lone[k] = row_min(cost, k, nb)
             # the final walk to the player's goal, as an edge of its own (moves count it)
             if on == nb and pgoal >= 0 and mode != PUSHES and seen[pgoal] == stamp:
                 for i in range(nb):
@@ -220,7 +239,7 @@ def expand_slice(lv, st, par, ctr, budget):
                 if cap >= 0 and mode == MOVES and cg > cap:
                     ctr[C_CAPPED] = 1
                 elif found < 0 or cg < g_of[found]:
-                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, -2, found)
+                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found)
             for i in range(nb):
                 b = boxes[s, i]
                 for d in range(4):
@@ -242,7 +261,7 @@ def expand_slice(lv, st, par, ctr, budget):
                     if prune and use_pairs:
                         lost = False
                         for k in range(nb):
-                            if k != i and pairs[t, boxes[s, k], b] == 0:
+                            if k != i and pairs[t, boxes[s, k], b] == UNSOLVED:
                                 lost = True
                                 break
                         if lost:
@@ -282,7 +301,19 @@ def expand_slice(lv, st, par, ctr, budget):
                         if cg >= g_of[found]:
                             continue        # no cheaper: the bound is not even needed
                         h = h_of[found]
+                        w = w_of[found]
                     else:
+                        w = 0
+                        if use_walk and on - goal[b] + goal[t] < nb:
+                            occ[b] = 0
+                            occ[t] = 1
+                            stamp2 += 1
+                            w = walk_to_push(nbr, occ, dead, prune, pc, seen2, stamp2, dist2, queue2)
+                            occ[t] = 0
+                            occ[b] = 1
+                            if w < 0:
+                                ctr[C_STUCK] += 1
+                                continue    # boxes off goals and no push left: a deadlock
                         for k in range(nb):
                             saved[k] = cost[i, k]
                         if cost_row(cost, i, t, pc, side, pdist):
@@ -291,19 +322,24 @@ def expand_slice(lv, st, par, ctr, budget):
                                 cv[k] = pv[k]
                                 cmatch[k] = pmatch[k]
                             h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
+                            if h < BIG and use_pair_bound:
+                                hp = pair_bound(boxes[s], i, t, cost, lone, nb, pc, pairs, paired)
+                                if hp > h:
+                                    h = hp
+                                    ctr[C_PAIR_BOUND] += 1
                         else:
                             h = BIG
                         for k in range(nb):
                             cost[i, k] = saved[k]
                         if h >= BIG:
                             continue        # no perfect matching: a deadlock
-                    ch = SCALE * h + h if mode == LEXICAL else h
+                    ch = (SCALE * h + h if mode == LEXICAL else h) + w
                     if pbound >= 0 and cgp + h > pbound:
                         continue
                     if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
                         ctr[C_CAPPED] = 1
                         continue
-                    _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, b * 4 + d, found)
+                    _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, b * 4 + d, found)
         for i in range(nb):
             occ[boxes[s, i]] = 0
         _ = reached
@@ -311,9 +347,9 @@ def expand_slice(lv, st, par, ctr, budget):
 
 
 @njit(cache=True)
-def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, code, found):
+def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found):
     """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it."""
-    boxes, player, keys, g_of, gp_of, h_of, parent, move, table, hkey, hidx = st
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx = st
     if found >= 0:
         j = found
     else:
@@ -325,8 +361,9 @@ def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, code, found):
         player[j] = pc
         keys[j] = key
         h_of[j] = h
+        w_of[j] = w
     g_of[j] = cg
     gp_of[j] = cgp
     parent[j] = s
     move[j] = code
-    heap_push(hkey, hidx, ctr, _key_of(mode, cg, cgp, h), j)
+    heap_push(hkey, hidx, ctr, _key_of(mode, cg, cgp, h, w_of[j]), j)

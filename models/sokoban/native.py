@@ -2,10 +2,13 @@
 
 The search runs on the push graph (kernel_search.py): a state is the boxes and the player, an
 edge one push together with the walk to it, so walking never costs a node. Its lower bound is a
-minimum matching of boxes to goals on player-aware push distances (tables.py); its pruning is
-sound by the rule each states: dead cells, frozen boxes (kernel_rules.frozen), two-box
-deadlocks (pairs.py), no perfect matching, PI-corrals without a push into them (a deadlock under
-either metric), and under pushes PI-corral pruning (kernel_rules.pi_corral).
+minimum matching of boxes to goals on player-aware push distances (tables.py) (optionally raised
+to the sum over disjoint pairs of boxes of their two-box distances where that is higher:
+kernel_rules.pair_bound, pairs.py), plus under moves the walk to the next push
+(kernel_rules.walk_to_push); its pruning is sound by the rule each states: dead cells, frozen
+boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), no perfect matching, PI-corrals
+without a push into them (a deadlock under either metric), and under pushes PI-corral pruning
+(kernel_rules.pi_corral).
 
     moves    one search: edge cost = walk + 1, the player on its exact cell.
     pushes   two searches. First the fewest pushes P (player normalised, PI-corral pruning on);
@@ -13,21 +16,24 @@ either metric), and under pushes PI-corral pruning (kernel_rules.pi_corral).
              edge cost SCALE + walk + 1, keeping only states that can still finish within P
              pushes (pushes done + bound <= P). Every goal it can reach then has exactly P
              pushes (none has fewer), so its cost SCALE * P + moves is least for the fewest
-             moves; its bound SCALE * b + b stays consistent (a push changes b by at most 1 and
-             costs at least one move). If the second search hits a limit, the first plan is
+             moves; its bound SCALE * b + b + w is admissible (b pushes and b + w moves at least
+             are left). If the second search hits a limit, the first plan is
              returned (still optimal in pushes) and the statistics say the moves were not
              minimised.
 
 Options (Request.options): `prune` (default True; False turns off every pruning rule, for the
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
-two-box deadlock table of pairs.py).
+two-box table of pairs.py, its deadlocks and its bound), `pair_bound` (default False: also the
+bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves bound adds the walk before the next push).
 Statistics: nodes, generated, states of both searches together; extra: pushes, moves,
-`fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes.
+`fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
+pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`.
 """
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,11 +61,21 @@ def supports(model: Any) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Rules:
+    """Which pruning rules and bounds a search uses (Request.options of the same names)."""
+
+    prune: bool = True      # False: no pruning rule at all (and no pair table)
+    corrals: bool = True    # PI-corral pruning (pushes) and corral deadlocks
+    walk: bool = True       # the walk before the next push in the moves bound
+    pair_bound: bool = False  # the bound of disjoint pairs (kernel_rules.pair_bound) next to the matching
+
+
 class _Search:
     """One A* run of the kernel in one mode, with the arrays it owns and grows."""
 
     def __init__(self, model: "Sokoban", lv: tuple, mode: int, start_player: int, cap: int | None,
-                 pbound: int | None, prune: bool, corrals: bool) -> None:
+                 pbound: int | None, rules: Rules) -> None:
         from puzzleplan.models.sokoban import kernel_search as ks
         self.ks = ks
         self.lv = lv
@@ -72,20 +88,21 @@ class _Search:
         self.g = np.zeros(cap_states, np.int64)
         self.gp = np.zeros(cap_states, np.int32)
         self.h = np.zeros(cap_states, np.int32)
+        self.w = np.zeros(cap_states, np.int16)
         self.parent = np.zeros(cap_states, np.int32)
         self.move = np.zeros(cap_states, np.int32)
         self.table = np.full(cap_states * 4, -1, np.int32)
         self.hkey = np.zeros(cap_states, np.int64)
         self.hidx = np.zeros(cap_states, np.int32)
-        self.ctr = np.zeros(12, np.int64)
+        self.ctr = np.zeros(ks.NCTR, np.int64)
         pg = -1 if model.pg is None else model.pg
-        self.par = np.array([mode, int(corrals), -1 if cap is None else cap, -1 if pbound is None else pbound, pg,
-                             int(prune)], np.int64)
+        self.par = np.array([mode, int(rules.corrals), -1 if cap is None else cap, -1 if pbound is None else pbound,
+                             pg, int(rules.prune), int(rules.walk), int(rules.pair_bound)], np.int64)
         self.mode = mode
         self.root_bound = self._seed(model, start_player)
 
     def _arrays(self) -> tuple:
-        return (self.boxes, self.player, self.keys, self.g, self.gp, self.h, self.parent, self.move, self.table,
+        return (self.boxes, self.player, self.keys, self.g, self.gp, self.h, self.w, self.parent, self.move, self.table,
                 self.hkey, self.hidx)
 
     def _seed(self, model: "Sokoban", start_player: int) -> int:
@@ -113,7 +130,7 @@ class _Search:
         self.move[0] = -1
         self.h[0] = b
         self.ctr[ks.C_STATES] = 1
-        ks.heap_push(self.hkey, self.hidx, self.ctr, ks._key_of(self.mode, 0, 0, b), 0)
+        ks.heap_push(self.hkey, self.hidx, self.ctr, ks._key_of(self.mode, 0, 0, b, 0), 0)
         return b
 
     def run(self, ctx: SearchContext, base: tuple[int, int, int]) -> int:
@@ -147,7 +164,7 @@ class _Search:
     def _grow_states(self) -> None:
         size = len(self.player) * 2
         self.boxes = _grown(self.boxes, size)
-        for name in ("player", "keys", "g", "gp", "h", "parent", "move"):
+        for name in ("player", "keys", "g", "gp", "h", "w", "parent", "move"):
             setattr(self, name, _grown(getattr(self, name), size))
 
     def pushes_to(self, goal_index: int) -> list[tuple[int, int]]:
@@ -165,7 +182,8 @@ class _Search:
     def counters(self) -> dict[str, int]:
         ks = self.ks
         return {"corral_prunes": int(self.ctr[ks.C_CORRALS]), "corral_deadlocks": int(self.ctr[ks.C_DEADLOCKS]),
-                "pair_deadlocks": int(self.ctr[ks.C_PAIRS])}
+                "pair_deadlocks": int(self.ctr[ks.C_PAIRS]), "no_push_left": int(self.ctr[ks.C_STUCK]),
+                "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND])}
 
 
 def _grown(array: np.ndarray, size: int) -> np.ndarray:
@@ -184,7 +202,8 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     started = time.monotonic()
     options = request.options or {}
     prune = bool(options.get("prune", getattr(model, "prune", True)))
-    corrals = bool(options.get("corrals", True))
+    rules = Rules(prune, bool(options.get("corrals", True)), bool(options.get("walk", True)),
+                  bool(options.get("pair_bound", False)))
     fewest_moves = bool(options.get("fewest_moves", True))
     tables = build(model, pairs=prune and bool(options.get("pairs", True)))
     lv = tables.as_tuple()
@@ -193,11 +212,11 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     stats = ctx.stats
     ctx.phase = ENGINE
     if model.metric == "moves":
-        search = _Search(model, lv, ks.MOVES, model.start_player, cap, None, prune, corrals)
+        search = _Search(model, lv, ks.MOVES, model.start_player, cap, None, rules)
         found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
         stats.extra.update(search.counters())
         return _conclude(ctx, model, search, found, cap)
-    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, prune, corrals)
+    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, rules)
     found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1
     if found < 0 or not fewest_moves:
         stats.extra.update(first.counters())
@@ -209,7 +228,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     ctx.phase = f"{ENGINE}: fewest moves of {count(len(pushes), 'push', 'pushes')}"
     base = (stats.nodes, stats.generated, stats.states)
     try:
-        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), prune, corrals)
+        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), rules)
         best = second.run(ctx, base)
     except LimitReached as exc:
         stats.extra["fewest_moves"] = False

@@ -12,8 +12,9 @@
                      corridor the player cannot get behind is dead from that side.
     dead[c]          no goal is reachable from c whatever side the player is on
     zbox, zplayer    random 64-bit keys per cell (Zobrist hashing of states)
-    pairs[a, b, p]   the two-box deadlock table of pairs.py (a 1 x 1 x 1 zero array when the
-                     level is too large for it or has one box)
+    pairs[a, b, p]   the two-box distance table of pairs.py: fewest pushes of boxes on a and b
+                     alone, the player on p, to two goals (pairs.UNSOLVED: a deadlock; a
+                     1 x 1 x 1 zero array when the level is too large for it or has one box)
 
 Why pdist bounds the pushes left, and stays consistent: until a box is first pushed, the player
 walks the floor around it without ever crossing its cell, so it stays on the same side of it;
@@ -65,7 +66,7 @@ class Tables:
 
 def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
     """The tables of `model`'s level (cells inside the player's walls, as the model numbers them);
-    `pairs` False leaves the two-box deadlock table out."""
+    `pairs` False leaves the two-box table out."""
     n = model.ncells
     nbr = np.array(model.nbr, dtype=np.int32).reshape(n, 4)
     goal = np.zeros(n, dtype=np.uint8)

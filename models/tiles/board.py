@@ -13,7 +13,7 @@ A state names each cell's face by an index; index 0 (`BLANK_INDEX`) is the blank
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Sequence
 
 import numpy as np
 
@@ -75,6 +75,14 @@ class Board:
         """Manhattan distance between two cells."""
         (ra, ca), (rb, cb) = divmod(a, self.cols), divmod(b, self.cols)
         return abs(ra - rb) + abs(ca - cb)
+
+    def face_distances(self, layout: Sequence[int]) -> dict[int, list[int]]:
+        """Face -> per cell, the Manhattan distance to the nearest cell holding that face in
+        `layout` (faces may repeat: the nearest copy counts)."""
+        where: dict[int, list[int]] = {}
+        for c, f in enumerate(layout):
+            where.setdefault(f, []).append(c)
+        return {f: [min(self.distance(c, g) for g in targets) for c in range(self.n)] for f, targets in where.items()}
 
     def coordinates(self) -> tuple[np.ndarray, np.ndarray]:
         """Each cell's row and column, as two [n] int64 arrays."""
