@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                   "totalizer", "mtotalizer", "kmtotalizer")
@@ -83,19 +83,26 @@ class HorizonResult:
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    steps: int | None = None    # the plan's horizon steps when its encoding counts them (steps_of)
+
+
+def counts_own_steps(encoding: Any) -> bool:
+    """True for an encoding (class or object) whose horizon counts something other than moves:
+    it has a `step_count(moves)` (sok-push and cp-sok-push: one push a step, their LURD plans
+    holding the free walks too). Its UNSAT at T proves "no plan of <= T" in that unit, and a
+    plan it finds is sized in that unit (caps, binary search, verify's claims)."""
+    return callable(getattr(encoding, "step_count", None))
+
+
+def steps_of(encoding: Any, moves: Sequence[str]) -> int:
+    """The horizon steps plan `moves` uses under `encoding` (class or object): its length, or
+    the encoding's own `step_count`."""
+    return encoding.step_count(list(moves)) if counts_own_steps(encoding) else len(moves)
 
 
 def plan_steps(result: "HorizonResult") -> int:
-    """The horizon steps a found plan uses: its length, or what its encoding counted
-    (extra["steps"], set where an encoding has `plan_cost`: Sokoban's sok-push, one step per
-    push, its LURD plans holding the free walks too)."""
-    return int(result.extra.get("steps", len(result.moves or ())))
-
-
-def counted_steps(encoding: Any, moves: list[str] | None) -> dict[str, Any]:
-    """{"steps": n} when `encoding` counts its plans' steps itself (`plan_cost`), else {}."""
-    cost = getattr(encoding, "plan_cost", None)
-    return {} if moves is None or cost is None else {"steps": cost(moves)}
+    """The horizon steps the plan of a SAT answer uses (`HorizonResult.steps`, else its length)."""
+    return result.steps if result.steps is not None else len(result.moves or ())
 
 
 # The generic encodings: they read the model's planning task (models/task), so they apply to

@@ -28,8 +28,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator
 
 from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.core.words import metric_count
 
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, encoding_class
+from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
+                                      plan_steps)
 from puzzleplan.encoders.runner import Deadline, stream
 
 
@@ -182,18 +184,19 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     asked = solver
     for name in encodings:
         solver = solver_for(name, asked)
-        size = _sizer(name)
         label = _label(name, solver)
-        step(f"{label}: plan of {optimum}")
+        # an encoding counting its own steps (sok-push: pushes) says its unit in the claims
+        units = (lambda n: metric_count(model.metric, n)) if counts_steps(name) else str
+        step(f"{label}: plan of {units(optimum)}")
         started = time.perf_counter()
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
         found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
-        row = Certificate(label, f"plan of {optimum}", found.answer.value, time.perf_counter() - started,
+        row = Certificate(label, f"plan of {units(optimum)}", found.answer.value, time.perf_counter() - started,
                           kind="plan", horizon=optimum, exact=find.goal == "exact")
-        _plan_answer(model, row, found, optimum, note, size)
+        _plan_answer(model, row, found, optimum, note)
         rows.append(row)
         below = optimum - offset
-        claim = f"no plan <= {optimum - 1}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
+        claim = f"no plan <= {units(optimum - 1)}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
         started = time.perf_counter()
         if below < 0 or optimum == 0:
             start_is_goal = model.is_goal(model.initial())
@@ -223,15 +226,9 @@ def solver_for(name: str, solver: str) -> str:
 
 
 def counts_steps(name: str) -> bool:
-    """True for an encoding whose horizon counts the metric's cost, one unit a step (it has
-    `plan_cost`: sok-push, one push a step): its UNSAT at cost - 1 is a global bound."""
-    return getattr(encoding_class(name), "plan_cost", None) is not None
-
-
-def _sizer(name: str) -> Callable[[HorizonResult], int]:
-    """A found plan's size in the claim's unit for encoding `name`."""
-    cost = getattr(encoding_class(name), "plan_cost", None)
-    return (lambda r: len(r.moves or ())) if cost is None else (lambda r: cost(r.moves or []))
+    """True for an encoding whose horizon counts the metric's cost, one unit a step
+    (base.counts_own_steps: sok-push, one push a step): its UNSAT at cost - 1 is a global bound."""
+    return counts_own_steps(encoding_class(name))
 
 
 def _label(name: str, solver: str) -> str:
@@ -240,8 +237,9 @@ def _label(name: str, solver: str) -> str:
 
 
 def _plan_answer(model: Any, row: Certificate, found: HorizonResult, bound: int, note: str = "",
-                 size: Callable[[HorizonResult], int] = lambda r: len(r.moves or ())) -> None:
-    """Fill a "plan" row from a solver answer: a checked plan within `bound` holds."""
+                 size: Callable[[HorizonResult], int] = plan_steps) -> None:
+    """Fill a "plan" row from a solver answer: a checked plan within `bound` holds (its size
+    in the claim's unit: `plan_steps`, the moves or the steps its encoding counts)."""
     if found.answer is Answer.SAT:
         report = check_plan(model, found.moves, "printed")
         row.plan = found.moves

@@ -27,13 +27,13 @@ from puzzleplan.plans.search.common import finish
 from puzzleplan.plans.core.types import Request, Result, Status
 
 from puzzleplan.encoders import horizon as strategies
-from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, encoding_class, encodings_for,
-                                      is_generic, plan_steps)
+from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
+                                      encodings_for, is_generic, plan_steps)
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
 from puzzleplan.encoders.runner import Deadline, stream
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import bound_words, count, metric_count
 
 DEFAULT_MAX_HORIZON = 200
 OPTION_KEYS = ("goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card")
@@ -226,7 +226,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
             else:
                 outcome = item
     except Deadline:
-        return _gave_up(ctx, engine, model, best, request, costed)
+        return _gave_up(ctx, engine, model, best, costed)
     except RuntimeError as exc:  # the solver process failed: say so in one line, no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown failure"
         return finish(ctx, engine, model, Status.UNSUPPORTED, lower_bound=ctx.lower_bound,
@@ -234,7 +234,8 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     assert outcome is not None
     if phases.cost is not None:
         return _cost_result(ctx, engine, model, outcome, phases.cost, request, cap, run.cap_from_cost)
-    return _length_result(ctx, engine, model, outcome, request, cap, lower)
+    unit = model.metric if counts_own_steps(encoding_class(encoding)) else "moves"
+    return _length_result(ctx, engine, model, outcome, request, cap, lower, unit)
 
 
 def _size(result: HorizonResult, task: Any) -> int:
@@ -246,34 +247,34 @@ def _size(result: HorizonResult, task: Any) -> int:
     return int(result.extra["cost"])
 
 
-def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[str]] | None, request: Request,
+def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[str]] | None,
              costed: bool) -> Result:
-    """The time limit came first: the best plan seen (within the cap) as SOLVED, else nothing."""
+    """The time limit came first: the best plan seen (within the cap) as SOLVED, else nothing.
+    `best` is (size, moves), the size in the horizon's unit (cost, pushes for sok-push, moves)."""
     if best is not None:
         if costed:
             ctx.stats.extra["cost_proof"] = "none (time limit)"
-        return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0] if costed else None)
-    what = f"every plan costs at least {ctx.lower_bound}" if costed else \
-        f"every plan needs at least {count(ctx.lower_bound, 'move')}"
+        return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0])
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                  message=f"time limit reached ({what})")
+                  message=f"time limit reached ({bound_words(model, ctx.lower_bound)})")
 
 
 def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,
-                   lower: int) -> Result:
+                   lower: int, unit: str) -> Result:
+    """The Result of a horizon strategy; horizons, caps and proofs count `unit` (moves, or the
+    metric an encoding counts its own steps in: pushes for sok-push)."""
     proved = outcome.no_plan_up_to
-    # the plan's size in the horizon's unit: its length, or the steps its encoding counted (sok-push: pushes)
-    size = None if outcome.moves is None else (len(outcome.moves) if outcome.cost is None else outcome.cost)
+    size = outcome.steps
     if outcome.moves is not None and size is not None and (request.max_moves is None or size <= request.max_moves):
         status = Status.OPTIMAL if outcome.optimal else Status.SOLVED
         bound = size if outcome.optimal else (proved if proved is not None else lower - 1) + 1
-        return _decoded(ctx, engine, model, status, outcome.moves, bound, outcome.cost)
+        return _decoded(ctx, engine, model, status, outcome.moves, bound, size)
     if proved is not None and proved >= cap:
         if request.max_moves is None:
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=proved + 1,
                           message=f"no plan up to horizon {cap} (max_horizon); give --max-moves to make it a cap")
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=proved + 1,
-                      message=f"no plan within {count(cap, 'move')} (UNSAT proof)")
+                      message=f"no plan within {metric_count(unit, cap)} (UNSAT proof)")
     last = outcome.calls[-1].answer if outcome.calls else Answer.UNKNOWN
     why = ("the solver gave up (time limit)" if last is Answer.UNKNOWN else
            "UNSAT under exact-T semantics with shortest-plan cuts proves nothing about shorter plans")
@@ -316,7 +317,7 @@ def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, 
 def _decoded(ctx: SearchContext, engine: str, model: Any, status: Status, moves: list[str], lower: int,
              cost: int | None = None) -> Result:
     """A Result from decoded move strings (the runner replays them with the checker); `cost`
-    on a task with action costs, else the plan's length."""
+    in the metric's unit (a task's action costs, sok-push's pushes), else the plan's length."""
     from puzzleplan.plans.core.types import Plan
     return Result(status, engine, Plan.of(moves, cost), lower, ctx.finish())
 

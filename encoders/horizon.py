@@ -40,6 +40,8 @@ class Outcome:
     no_plan_up_to: int | None = None     # proved: no plan of length <= this
     calls: list[HorizonResult] = field(default_factory=list)
     horizon: int | None = None           # the horizon whose answer gave `moves`
+    steps: int | None = None             # the horizon steps `moves` uses (base.plan_steps: its
+                                         # length, or pushes for sok-push), the unit of caps and proofs
     cost: int | None = None              # the plan's cost (cost phase only)
     cost_horizon: int | None = None      # the step horizon the cost was minimised within
     cost_proved: bool = False            # proved: no plan within cost_horizon steps is cheaper
@@ -67,6 +69,10 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         out.calls.append(result)
         return result
 
+    def take(result: HorizonResult, t: int) -> None:
+        assert result.moves is not None
+        out.moves, out.horizon, out.steps = result.moves, t, plan_steps(result)
+
     def proved(result: HorizonResult) -> HorizonResult:
         result.extra["no_plan_up_to"] = out.no_plan_up_to
         return result
@@ -76,7 +82,7 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         if t >= 0:
             result = ask(t)
             if result.answer is Answer.SAT:
-                out.moves, out.horizon = result.moves, t
+                take(result, t)
             elif result.answer is Answer.UNSAT and mode != "sweep":
                 out.no_plan_up_to = cap
             yield proved(result)
@@ -95,9 +101,7 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
                 out.no_plan_up_to = t + (1 if step == 2 else 0)
             yield proved(result)
             if result.answer is Answer.SAT:
-                assert result.moves is not None
-                out.moves, out.horizon = result.moves, t
-                out.cost = result.extra.get("steps")
+                take(result, t)
                 out.optimal = plan_steps(result) <= t    # a parallel plan may hold more moves than steps
                 break
             if result.answer is Answer.UNKNOWN:
@@ -118,8 +122,7 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
     if result.answer is not Answer.SAT:
         yield out
         return
-    assert result.moves is not None
-    best, best_at, kept = result.moves, hi, result
+    kept, kept_at = result, hi
     hi = min(hi, plan_steps(kept))   # a plan of L moves is also one of L steps
     while hi - lo > (step if mode != "by" else 1):
         mid = _aligned((lo + hi) // 2, mode, parity)
@@ -134,12 +137,12 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
             assert result.moves is not None
             hi = min(mid, plan_steps(result))
             if plan_steps(result) < plan_steps(kept):
-                best, best_at, kept = result.moves, mid, result
+                kept, kept_at = result, mid
         elif result.answer is Answer.UNKNOWN:
-            out.moves, out.horizon = best, best_at
+            take(kept, kept_at)
             yield out
             return
-    out.moves, out.horizon, out.cost = best, best_at, kept.extra.get("steps")
+    take(kept, kept_at)
     out.optimal = plan_steps(kept) <= hi
     out.no_plan_up_to = hi - 1
     yield out

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Generator, Iterable, Iterator, Sequence
 
 from puzzleplan.encoders import horizon as strategies
-from puzzleplan.encoders.base import Answer, HorizonResult
+from puzzleplan.encoders.base import Answer, HorizonResult, plan_steps
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.models.task.ir import Action, Task
 
@@ -135,6 +135,7 @@ def cheapest(outcome: Outcome, ask: CostAsk, task: Task,
         if result.answer is Answer.SAT:
             assert result.moves is not None
             outcome.moves, outcome.cost, outcome.horizon = result.moves, int(result.extra["cost"]), H
+            outcome.steps = plan_steps(result)
             if outcome.cost <= ask.floor:          # the admissible bound: nothing is cheaper at all
                 outcome.cost_proved = outcome.cost_global = True
             elif result.extra.get("cost_optimal"):

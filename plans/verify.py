@@ -28,7 +28,7 @@ from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.progress import Line, Progress
 from puzzleplan.plans.core.types import Limits, Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import count, metric_count
 
 if TYPE_CHECKING:
     from puzzleplan.encoders.certify import Certificate
@@ -61,7 +61,7 @@ class Verification:
     agree:        no certificate contradicts another (None without a native plan)
     certificates: the rows: the native optimum, then a plan and a bound per encoding
     exit_code:    what `puzzleplan verify` exits with
-    unit:         "moves", or "cost" when the claim is a cost
+    unit:         "moves", "pushes" (Sokoban's pushes metric), or "cost" when the claim is a plan cost
     proofs:       the methods whose rows prove the lower bound for every plan
     """
 
@@ -98,7 +98,7 @@ class Verification:
 
     def summary(self) -> str:
         """The verdict in one line (the last line of `puzzleplan verify`)."""
-        what = "minimal move count" if self.unit == "moves" else "minimal cost"
+        what = {"moves": "minimal move count", "pushes": "minimal push count"}.get(self.unit, "minimal cost")
         partial = [c.method for c in self.certificates if c.kind == "bound-within" and c.answer == "holds"]
         within = (f"; {', '.join(dict.fromkeys(partial))} bound it only within a step horizon" if partial else "")
         if self.status == "verified":
@@ -212,14 +212,17 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
     claim = optimum if claim is None else claim
     holds = optimum == claim
     native_proves = native.status is Status.OPTIMAL
-    word = "cost " if cost_claim else ""
+    unit = "moves" if not cost_claim else "pushes" if model.metric == "pushes" else "cost"
+
+    def said(n: int) -> str:
+        return {"moves": str(n), "pushes": metric_count("pushes", n)}.get(unit, f"cost {n}")
     if native_proves:
-        first = Certificate(native.engine, f"optimum {word}{claim}",
+        first = Certificate(native.engine, f"optimum {said(claim)}",
                             "holds" if holds else f"fails: optimum is {optimum}", native.stats.seconds,
                             list(native.plan.moves), holds, kind="optimum", horizon=claim,
                             answer="holds" if holds else "fails")
     else:   # a plan, not proved optimal: it bounds the optimum from above only
-        first = Certificate(native.engine, f"plan of {word}{optimum}", f"holds ({native.status.value}, not a proof)",
+        first = Certificate(native.engine, f"plan of {said(optimum)}", f"holds ({native.status.value}, not a proof)",
                             native.stats.seconds, list(native.plan.moves), True, kind="plan", horizon=optimum,
                             answer="holds")
     rows = [first]
@@ -251,7 +254,7 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
     else:
         verdict = "refuted"
     return Verification(verdict, optimum, claim, not conflicting, rows, VERDICT_EXIT_CODES[verdict], "", native,
-                        "cost" if cost_claim else "moves", proofs)
+                        unit, proofs)
 
 
 __all__ = ["NoEncodings", "UnknownEncoding", "UnknownSolver", "Verification", "check_solver", "choose_encodings",

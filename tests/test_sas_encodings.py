@@ -336,7 +336,7 @@ def test_generic_encodings_follow_the_hand_tuned_ones() -> None:
 
 def test_verify_under_pushes_states_what_each_row_proves(capsys) -> None:
     code, data = run_json(capsys, "verify", EXAMPLES / "sokoban" / "seed-004.yaml", "--metric", "pushes")
-    assert code == 0 and data["status"] == "verified" and data["optimal"] == 4 and data["unit"] == "cost"
+    assert code == 0 and data["status"] == "verified" and data["optimal"] == 4 and data["unit"] == "pushes"
     rows = data["certificates"]
     generic = [r for r in rows if "sas" in r["method"]]
     assert {r["method"].split()[1] for r in generic} == {"sas-seq", "cp-sas"}

@@ -287,6 +287,22 @@ def test_cold_kernels_are_announced_for_the_engines_that_use_them(capsys, monkey
     assert code == 0 and err == ""
 
 
+def test_cold_kernels_are_announced_for_an_encoding_that_loads_them(capsys, monkeypatch) -> None:
+    """tiles-pdb's bound runs the compiled tables on boards over 9 cells (Korf #55), not on the
+    8-puzzle; other encodings never load them."""
+    import argparse
+    import puzzleplan.plans.warmup as warmup
+    from puzzleplan.plans.cli.common import note_cold_kernels
+    monkeypatch.setattr(warmup, "kernels_cached", lambda modules=None: False)
+    args = argparse.Namespace(quiet=False, json=False)
+    korf, eight = load(EXAMPLES / "tiles" / "korf-055.yaml"), load(EXAMPLES / "tiles" / "eight-31.yaml")
+    for model, engine, names, said in ((korf, "sat", ["tiles-pdb"], True), (korf, "sat", ["tiles-dirs"], False),
+                                       (eight, "sat", ["tiles-pdb"], False), (korf, "verify", ["tiles-pdb"], True),
+                                       (eight, "idastar", [], True)):
+        note_cold_kernels(model, engine, args, names)
+        assert ("compiling the search kernels" in capsys.readouterr().err) is said, (engine, names)
+
+
 def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
     from puzzleplan.models.tiles import pdb as tiles_pdb
     before = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []

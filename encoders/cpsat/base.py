@@ -12,7 +12,7 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, counted_steps
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, steps_of
 
 
 class CpEncoding:
@@ -79,4 +79,5 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
     moves = encoding.decode(solver, horizon) if answer is Answer.SAT else None
     return HorizonResult(horizon, answer, moves, len(proto.variables), len(proto.constraints),
                          built - started, solved - built,
-                         {"cp_status": solver.StatusName(status), **counted_steps(encoding, moves)})
+                         {"cp_status": solver.StatusName(status)},
+                         None if moves is None else steps_of(encoding, moves))

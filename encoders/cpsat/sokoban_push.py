@@ -19,7 +19,7 @@ Cuts (hold for every plan): with `distance_cuts`, sum_c near(c) * box[c] <= T - 
 start's near-sum; `idle_at_end` (goal `by`): idle_t -> idle_t+1.
 `cost_bound` (set by the caller): at most that many pushes within the T steps.
 Decoding: the pushes in order, expanded by the model's `plan_moves` with the shortest walks;
-`plan_cost` counts the pushes (one horizon step each), so `verify` reads its UNSAT at C-1 as a
+`step_count` counts the pushes (one horizon step each), so `verify` reads its UNSAT at C-1 as a
 bound on every plan.
 """
 from __future__ import annotations
@@ -158,4 +158,4 @@ class SokobanPushesCp(SokobanLevel, CpEncoding):
                   if p != "idle" and solver.Value(x)]
         return list(self.model.plan_moves(pushes))
 
-    plan_cost = staticmethod(plan_cost)
+    step_count = staticmethod(plan_cost)   # one push a step (encoders/base.py counts_own_steps)

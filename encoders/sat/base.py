@@ -16,7 +16,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, counted_steps
+from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, steps_of
 
 Clause = list[int]
 
@@ -140,7 +140,8 @@ def solve_fixed(encoding: SatEncoding, horizon: int, solver_name: str = "cadical
         if outcome:
             moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
     return HorizonResult(horizon, _answer(outcome), moves, encoding.pool.top, len(clauses),
-                         built - started, solved - built, {**counted_steps(encoding, moves), **notes})
+                         built - started, solved - built, notes,
+                         None if moves is None else steps_of(encoding, moves))
 
 
 class IncrementalSat:
@@ -174,7 +175,8 @@ class IncrementalSat:
             moves = self.encoding.decode({lit for lit in self.solver.get_model() if lit > 0}, horizon)
         self._add([[-act]])  # retire this horizon's goal for good
         return HorizonResult(horizon, _answer(outcome), moves, self.encoding.pool.top, self.clause_count,
-                             built - started, solved - built, {**counted_steps(self.encoding, moves), **notes})
+                             built - started, solved - built, notes,
+                             None if moves is None else steps_of(self.encoding, moves))
 
     def close(self) -> None:
         self.solver.delete()

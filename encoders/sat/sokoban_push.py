@@ -27,8 +27,8 @@ at step t only when near(c) <= T - t, and the waste budget (the near-sum bound) 
 `idle_at_end` (goal `by`): idle(t) -> idle(t+1). `no_reversal` does not apply: pushing a box
 back does not in general restore the player's region.
 Decoding: the pushes (j, d) in order, expanded by the model's `plan_moves` into LURD letters with
-the shortest walks between them (as the native engine's plans are). `plan_cost(moves)` counts
-the pushes (the horizon steps a plan uses); `cost_terms`/`decode_actions` let the cost phase
+the shortest walks between them (as the native engine's plans are). `step_count(moves)` counts
+the pushes (the horizon steps a plan uses, encoders/base.py `counts_own_steps`); `cost_terms`/`decode_actions` let the cost phase
 (encoders/sat/cost.py) count pushes too.
 """
 from __future__ import annotations
@@ -217,7 +217,7 @@ class SokobanPushes(PushSteps):
     def decode(self, true: set[int], horizon: int) -> list[str]:
         return list(self.model.plan_moves(self.decode_pushes(true, horizon)))
 
-    plan_cost = staticmethod(plan_cost)
+    step_count = staticmethod(plan_cost)   # one push a step (encoders/base.py counts_own_steps)
 
     def cost_terms(self, horizon: int) -> tuple[list[int], list[Clause]]:
         """One literal per step that pushes (the plan's cost), and their definitions."""

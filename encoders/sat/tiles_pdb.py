@@ -18,7 +18,8 @@ from pysat.solvers import Solver
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.tiles_h import TilesHeuristic
 from puzzleplan.encoders.sat.tiles_patterns import PatternBound
-from puzzleplan.encoders.sat.tiles_propagator import BoundPropagator, LowerBound, ManhattanBound, bound_for
+from puzzleplan.encoders.sat.tiles_propagator import (SMALL_BOARD, BoundPropagator, LowerBound, ManhattanBound,
+                                                      bound_for)
 
 
 class TilesPatternBound(TilesHeuristic):
@@ -28,6 +29,12 @@ class TilesPatternBound(TilesHeuristic):
 
     name = "tiles-pdb"
     static_bounds = False
+
+    @staticmethod
+    def loads_kernels(model: Any) -> bool:
+        """True when its bound runs the family's compiled kernels (boards over SMALL_BOARD cells),
+        so the CLI notes a first compile up front."""
+        return model.n > SMALL_BOARD
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)

@@ -6,7 +6,7 @@ from typing import Any
 
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of, load_model,
-                                         progress_for, write_atomically)
+                                         note_cold_kernels, progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.words import clip
@@ -38,6 +38,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     model = load_model(args)
     encodings = _encodings_arg(model, args.encodings, True)
     _check_solvers([args.solver], "--solver")
+    note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
     with progress_for(args) as progress:
         found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress)
     if args.json:
@@ -58,15 +59,15 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     import csv
     from dataclasses import asdict
     from puzzleplan.encoders.base import encoding_class
-    from puzzleplan.encoders.certify import compare, costed, proof_options
+    from puzzleplan.encoders.certify import compare, costed, counts_steps, proof_options
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
-    horizon = args.horizon
+    horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
     if horizon is None:
         native = native_optimum(model, limits_of(args), progress=progress)
         if not native.status.has_plan:
             raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
-        horizon = native.plan.length
+        horizon, own_steps = native.plan.length, native.plan.cost
     options = proof_options(model)[0]
     if args.goal:
         options = options.with_(goal=args.goal)
@@ -75,11 +76,18 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     header = (f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} "
               f"{'result':>7} {'length':>6}" + (f" {'cost':>5}" if with_cost else ""))
     if not args.json:
-        print(f"puzzle:  {describe(model)}  horizon {horizon}, goal {options.goal}")
+        stepped = [name for name in encodings if counts_steps(name)]
+        also = f" ({own_steps} for {', '.join(stepped)}: {model.metric})" if stepped and own_steps != horizon else ""
+        print(f"puzzle:  {describe(model)}  horizon {horizon}{also}, goal {options.goal}")
         print(header)
     runs = sum(len(args.solvers) if encoding_class(name).backend == "sat" else 1 for name in encodings) * args.repeat
     rows_bar = progress.counted(f"compare at horizon {horizon}", runs)
-    for t in compare(model, horizon, encodings, args.solvers, args.repeat, options, args.workers, args.time_limit):
+    def horizon_of(name: str) -> int:
+        return own_steps if counts_steps(name) else horizon
+
+    trials_of = (compare(model, horizon_of(name), [name], args.solvers, args.repeat, options, args.workers,
+                         args.time_limit) for name in encodings)
+    for t in (t for each in trials_of for t in each):
         rows_bar.update(advance=1, label=f"compare: {t.encoding} {t.solver} done")
         trials.append(t)
         if not args.json:

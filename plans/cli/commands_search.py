@@ -7,7 +7,8 @@ from typing import Any
 
 from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, partition_groups, pattern_databases, progress_for, quiet,
+                                         load_model, note_cold_kernels, partition_groups, pattern_databases, progress_for,
+                                         quiet,
                                          write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
@@ -27,7 +28,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),
                       options=_engine_options(args, model))
     engine = args.engine or default_engine(model, request)
-    _note_cold_kernels(model, engine, args)
+    note_cold_kernels(model, engine, args, [request.options.get("encoding")] if engine in ("sat", "cpsat") else [])
     with progress_for(args) as progress:
         result = solve(model, engine, request, SearchContext(request.limits, progress))
     if result.plan is not None and hasattr(model, "plan_summary"):
@@ -101,18 +102,6 @@ def _write_plan_file(args: argparse.Namespace, model: Any, result: Any) -> str |
         raise InputError(f"--plan-format {args.plan_format}: {exc}") from None
     write_atomically(args.plan_file, text)
     return str(args.plan_file)
-
-
-def _note_cold_kernels(model: Any, engine: str, args: argparse.Namespace) -> None:
-    """Say up front when this run first compiles the kernels (about 10 s that no limit can cut)."""
-    from puzzleplan.models.family import family_of
-    desc = family_of(model)
-    if desc is None or not desc.kernels or engine not in desc.kernel_engines or quiet(args):
-        return
-    from puzzleplan.plans.warmup import kernels_cached
-    if not kernels_cached(desc.kernels):
-        print("puzzleplan: note: compiling the search kernels first (about 10-15 s, once per installation; "
-              "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
 
 def _all_optimal(args: argparse.Namespace, model: Any) -> int:

@@ -56,6 +56,38 @@ def quiet(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "quiet", False) or getattr(args, "json", False))
 
 
+def note_cold_kernels(model: Any, engine: str, args: argparse.Namespace, encodings: list[str | None]) -> None:
+    """Say up front when this run first compiles the family's kernels (about 10-15 s that no
+    limit can cut): for an engine that uses them (`Family.kernel_engines`), or an encoding whose
+    `loads_kernels(model)` says it does (tiles-pdb's bound on a 15-puzzle). None in `encodings`
+    is the backend's default encoding."""
+    import sys
+    from puzzleplan.models.family import family_of
+    desc = family_of(model)
+    if desc is None or not desc.kernels or quiet(args):
+        return
+    if engine not in desc.kernel_engines and not any(_encoding_loads_kernels(name, model, engine)
+                                                     for name in encodings):
+        return
+    from puzzleplan.plans.warmup import kernels_cached
+    if not kernels_cached(desc.kernels):
+        print("puzzleplan: note: compiling the search kernels first (about 10-15 s, once per installation; "
+              "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
+
+
+def _encoding_loads_kernels(name: str | None, model: Any, engine: str) -> bool:
+    from puzzleplan.encoders.base import encoding_class
+    from puzzleplan.encoders.engines import pick_encoding
+    name = pick_encoding(model, engine, name) if engine in ("sat", "cpsat") else name
+    if name is None:
+        return False
+    try:
+        loads = getattr(encoding_class(name), "loads_kernels", None)
+    except KeyError:
+        return False
+    return bool(loads is not None and loads(model))
+
+
 def progress_for(args: argparse.Namespace) -> Progress:
     """The command's progress display: on stderr when it is a terminal, unless quiet (see `quiet`)."""
     return Progress.for_terminal(quiet=quiet(args))

@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 
 from puzzleplan.plans.cli.common import describe
 from puzzleplan.plans.core.types import Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import bound_words, count
 
 
 def print_json(payload: Any) -> None:
@@ -40,7 +40,7 @@ def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
         if result.lower_bound is not None:
-            print(f"bound:   {lower_bound_words(model, result.lower_bound)}")
+            print(f"bound:   {bound_words(model, result.lower_bound)}")
     s = result.stats
     timing = f"{s.seconds:.3f} s"
     if "setup_seconds" in s.extra and "search_seconds" in s.extra:
@@ -61,10 +61,10 @@ def plan_counts(model: Any, result: Result) -> str:
     assert plan is not None
     if model.metric == "pushes":
         text = f"{count(plan.cost, 'push', 'pushes')}, {count(plan.length, 'move')}"
-        fewest = result.stats.extra.get("fewest_moves")
-        if fewest is True and result.status is Status.OPTIMAL:
+        # only the push engine's second search minimises the moves; any other engine says so
+        if result.stats.extra.get("fewest_moves") is True and result.status is Status.OPTIMAL:
             text += " (the fewest moves of any plan with that many pushes)"
-        elif fewest is False:
+        else:
             text += " (moves not minimised)"
         return text
     cost = "" if plan.cost == plan.length else f" ({plan.cost} {model.metric})"
@@ -119,12 +119,3 @@ def print_verification(model: Any, found: Any) -> None:
         plan = f": {' '.join(r.plan)}" if r.plan is not None else ""
         print(f"  {r.method} ({r.claim}): {r.result}{plan}")
     print(f"  {native.engine} (optimum {found.optimal}): {' '.join(native.plan.moves)}")
-
-
-def lower_bound_words(model: Any, bound: int) -> str:
-    """A proved lower bound in the metric's unit: moves, pushes, or a plan cost."""
-    if model.metric == "pushes":
-        return f"every plan needs at least {count(bound, 'push', 'pushes')}"
-    if getattr(model, "unit_cost", True) is False:
-        return f"every plan costs at least {bound}"
-    return f"every plan needs at least {count(bound, 'move')}"

@@ -7,6 +7,18 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
     return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
+def metric_count(metric: str, n: int) -> str:
+    """n in the unit a metric counts: '34 pushes' under pushes, else '24 moves'."""
+    return count(n, "push", "pushes") if metric == "pushes" else count(n, "move")
+
+
+def bound_words(model: object, bound: int) -> str:
+    """A proved lower bound in the model's metric: moves, pushes, or a plan cost."""
+    if getattr(model, "metric", "moves") != "pushes" and getattr(model, "unit_cost", True) is False:
+        return f"every plan costs at least {bound}"
+    return f"every plan needs at least {metric_count(getattr(model, 'metric', 'moves'), bound)}"
+
+
 def clip(text: object, limit: int = 40) -> str:
     """At most `limit` characters of a user's text, for error messages (never echo whole values)."""
     text = str(text)

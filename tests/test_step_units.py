@@ -1,0 +1,88 @@
+"""Encodings whose horizon counts pushes, not moves (sok-push, cp-sok-push): every horizon
+strategy, the any-plan cap, the time-limit fallback, `compare` and the printed counts read their
+plans in pushes. The levels have far more moves than pushes (around: 2 pushes, 12 moves), so
+a plan sized in moves would overshoot the caps used here."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzleplan.encoders.base import counts_own_steps, encoding_class, steps_of
+from puzzleplan.models import load
+from puzzleplan.plans.cli import main
+from puzzleplan.plans.core.types import Request, Status
+from puzzleplan.plans.solve import solve
+
+SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
+LEVELS = ("around.yaml", "l-room.yaml")
+ENGINES = (("sat", "sok-push"), ("cpsat", "cp-sok-push"))
+
+
+def pushes_model(name: str):
+    return load(SOK / name).with_metric("pushes")
+
+
+def native_pushes(name: str) -> int:
+    result = solve(pushes_model(name), "bfs", Request())
+    assert result.status is Status.OPTIMAL and result.plan is not None
+    assert result.plan.length > result.plan.cost   # the level separates the two units
+    return result.plan.cost
+
+
+def test_the_push_encodings_count_their_own_steps():
+    for _, name in ENGINES:
+        cls = encoding_class(name)
+        assert counts_own_steps(cls)
+        assert steps_of(cls, list("rrUldD")) == 2
+    assert not counts_own_steps(encoding_class("sok-onehot"))
+    assert steps_of(encoding_class("sok-onehot"), list("rrUldD")) == 6
+
+
+@pytest.mark.parametrize("engine,encoding", ENGINES)
+@pytest.mark.parametrize("strategy", ["increasing", "binary"])
+@pytest.mark.parametrize("name", LEVELS)
+def test_optimal_plan_is_sized_in_pushes(name, strategy, engine, encoding):
+    pushes = native_pushes(name)
+    request = Request(max_moves=pushes + 3 if strategy == "binary" else None,
+                      options={"encoding": encoding, "strategy": strategy})
+    result = solve(pushes_model(name), engine, request)
+    assert result.status is Status.OPTIMAL, result.message
+    assert result.plan is not None and result.plan.cost == pushes
+    assert result.lower_bound == pushes
+    assert sum(m.isupper() for m in result.plan.moves) == pushes
+
+
+@pytest.mark.parametrize("engine,encoding", ENGINES)
+@pytest.mark.parametrize("name", LEVELS)
+def test_any_plan_within_a_push_cap(name, engine, encoding):
+    """The fixed horizon at the cap: a plan of `pushes` pushes is within a cap of `pushes`
+    (it was dropped when sized by its moves), and one below the cap is proved empty."""
+    pushes = native_pushes(name)
+    model = pushes_model(name)
+    found = solve(model, engine, Request(max_moves=pushes, any_plan=True, options={"encoding": encoding}))
+    assert found.status in (Status.SOLVED, Status.OPTIMAL), found.message
+    assert found.plan is not None and found.plan.cost <= pushes
+    none = solve(model, engine, Request(max_moves=pushes - 1, any_plan=True, options={"encoding": encoding}))
+    assert none.status is Status.NO_PLAN_WITHIN_CAP
+    assert f"no plan within {pushes - 1} push" in (none.message or "")
+
+
+def test_cli_says_the_moves_are_not_minimised(capsys):
+    code = main(["solve", str(SOK / "around.yaml"), "--metric", "pushes", "--engine", "sat"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "2 pushes" in out and "(moves not minimised)" in out
+
+
+def test_compare_asks_push_encodings_at_the_push_optimum(capsys):
+    pushes = native_pushes("l-room.yaml")
+    code = main(["compare", str(SOK / "l-room.yaml"), "--metric", "pushes", "--encodings", "sok-push", "sas-seq",
+                 "--json"])
+    rows = json.loads(capsys.readouterr().out)
+    assert code == 0
+    by_name = {row["encoding"]: row for row in rows}
+    assert by_name["sok-push"]["horizon"] == pushes and by_name["sok-push"]["result"] == "sat"
+    assert by_name["sas-seq"]["horizon"] == load(SOK / "l-room.yaml").expect["optimal_moves"]
+    assert by_name["sas-seq"]["result"] == "sat"
