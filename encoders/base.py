@@ -83,7 +83,8 @@ class HorizonResult:
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
-    steps: int | None = None    # the plan's horizon steps when its encoding counts them (steps_of)
+    steps: int | None = None    # the plan's size in the horizon's unit (steps_of: its moves, or the
+                                # encoding's own count, sok-push's pushes); set with `moves`
 
 
 def counts_own_steps(encoding: Any) -> bool:
@@ -95,13 +96,14 @@ def counts_own_steps(encoding: Any) -> bool:
 
 
 def steps_of(encoding: Any, moves: Sequence[str]) -> int:
-    """The horizon steps plan `moves` uses under `encoding` (class or object): its length, or
-    the encoding's own `step_count`."""
+    """The size of plan `moves` in the unit `encoding`'s horizon counts (class or object): its
+    length (a parallel encoding's plan may hold more moves than its steps), or the encoding's
+    own `step_count`."""
     return encoding.step_count(list(moves)) if counts_own_steps(encoding) else len(moves)
 
 
 def plan_steps(result: "HorizonResult") -> int:
-    """The horizon steps the plan of a SAT answer uses (`HorizonResult.steps`, else its length)."""
+    """The size of a SAT answer's plan in its horizon's unit (`HorizonResult.steps`, else its length)."""
     return result.steps if result.steps is not None else len(result.moves or ())
 
 

@@ -63,7 +63,8 @@ class Phases:
     """What the engine asks after the horizon strategy (see encoders/phases.py)."""
 
     fewest_moves: bool             # a parallel encoding: make the plan move-optimal
-    move_cap: int | None           # any-plan with a cap: a plan of at most this many moves will do
+    move_cap: int | None           # any-plan with a cap: a plan of at most this many moves (or
+                                   # pushes, for an encoding counting them) will do
     cost: CostAsk | None           # a task with action costs: the cost phase
 
 
@@ -96,7 +97,7 @@ def _fewest(outcome: Outcome, phases: Phases, solver_at: Any, mode: str, parity:
     """Phase 2 when it applies (a parallel plan not yet move-optimal, or over an any-plan cap)."""
     if outcome.moves is None or outcome.optimal or not phases.fewest_moves:
         return outcome
-    if phases.move_cap is not None and len(outcome.moves) <= phases.move_cap:
+    if phases.move_cap is not None and outcome.steps is not None and outcome.steps <= phases.move_cap:
         return outcome
     how = "increasing" if phases.move_cap is None else "fixed"
     return (yield from drain(fewest_moves(outcome, solver_at(how), mode, parity, phases.move_cap)))
@@ -132,7 +133,7 @@ class Schedule:
     """How one run goes: the horizon strategy and its range, the phases after it."""
 
     strategy: str
-    lower: int                     # an admissible lower bound on the moves (steps)
+    lower: int                     # an admissible lower bound in the horizon's unit (moves, steps, pushes)
     cap: int                       # the largest horizon asked
     cap_from_cost: bool            # the cap comes from a cost cap (so UNSAT up to it is a proof)
     phases: Phases
@@ -207,7 +208,8 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     ctx.phase, ctx.depth_name = f"{engine} {encoding}", "horizon"
     ctx.report()   # horizons come seldom: each answer is shown at once
     outcome = None
-    best: tuple[int, list[str]] | None = None     # (length or cost, moves): what a limit leaves us
+    best: tuple[int, list[str]] | None = None     # (size, moves): what a limit leaves us; the size in
+                                                  # the cap's unit (moves, pushes, cost: _size)
     try:
         for item in calls:
             if isinstance(item, HorizonResult):

@@ -1,7 +1,9 @@
 """Horizon strategies shared by the SAT and CP-SAT engines: fixed, increasing, binary.
 
-`solve_at(T)` answers "is there a plan for horizon T" under the encoding's semantics. What an
-UNSAT answer proves depends on the semantics (see encoders/base.py):
+`solve_at(T)` answers "is there a plan for horizon T" under the encoding's semantics. T counts
+moves, or the unit an encoding counts its own steps in (sok-push: pushes; `Outcome.steps`);
+"length" below means that unit. What an UNSAT answer proves depends on the semantics (see
+encoders/base.py):
 - "by": UNSAT at T proves no plan of length <= T.
 - "padded": exact T without shortest-plan cuts, in a family whose plans can always be made 2
   longer and whose plan-length parity is fixed (tiles): UNSAT at T (right parity) proves <= T.

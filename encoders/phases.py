@@ -90,6 +90,7 @@ def fewest_moves(outcome: Outcome, solve_at: Callable[[int], HorizonResult], mod
     if outcome.no_plan_up_to is None or mode == "sweep":
         yield outcome                          # no proof to start from: the phase cannot help
         return
+    assert outcome.steps == len(outcome.moves), "only a move-counting parallel encoding has this phase"
     longest = len(outcome.moves) - 1 if cap is None else min(cap, len(outcome.moves) - 1)
     strategy = "increasing" if cap is None else "fixed"
     inner = yield from drain(strategies.run(solve_at, strategy, outcome.no_plan_up_to + 1, longest, mode, parity))

@@ -218,7 +218,7 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
         return {"moves": str(n), "pushes": metric_count("pushes", n)}.get(unit, f"cost {n}")
     if native_proves:
         first = Certificate(native.engine, f"optimum {said(claim)}",
-                            "holds" if holds else f"fails: optimum is {optimum}", native.stats.seconds,
+                            "holds" if holds else f"fails: optimum is {said(optimum)}", native.stats.seconds,
                             list(native.plan.moves), holds, kind="optimum", horizon=claim,
                             answer="holds" if holds else "fails")
     else:   # a plan, not proved optimal: it bounds the optimum from above only

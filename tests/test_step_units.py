@@ -1,6 +1,6 @@
 """Encodings whose horizon counts pushes, not moves (sok-push, cp-sok-push): every horizon
-strategy, the any-plan cap, the time-limit fallback, `compare` and the printed counts read their
-plans in pushes. The levels have far more moves than pushes (around: 2 pushes, 12 moves), so
+strategy, the any-plan cap, the time-limit fallback, `compare`, `verify` and the printed counts
+read their plans in pushes. The levels have far more moves than pushes (around: 2 pushes, 12 moves), so
 a plan sized in moves would overshoot the caps used here."""
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from puzzleplan.encoders.base import counts_own_steps, encoding_class, steps_of
+from puzzleplan.encoders import engines
+from puzzleplan.encoders.base import Answer, HorizonResult, counts_own_steps, encoding_class, steps_of
+from puzzleplan.encoders.runner import Deadline
 from puzzleplan.models import load
 from puzzleplan.plans.cli import main
 from puzzleplan.plans.core.types import Request, Status
@@ -69,6 +71,41 @@ def test_any_plan_within_a_push_cap(name, engine, encoding):
     assert f"no plan within {pushes - 1} push" in (none.message or "")
 
 
+def test_time_limit_keeps_the_plan_sized_in_pushes(monkeypatch):
+    """The time limit strikes after the first SAT answer (binary search asks the cap first): the
+    plan seen is returned, SOLVED, its cost its pushes (it was its move count)."""
+    def first_plan_then_deadline(fn, args, seconds):
+        for item in fn(*args):      # the real solver calls, in this process
+            yield item
+            if isinstance(item, HorizonResult) and item.answer is Answer.SAT:
+                raise Deadline()
+    monkeypatch.setattr(engines, "stream", first_plan_then_deadline)
+    cap = native_pushes("around.yaml") + 1
+    result = solve(pushes_model("around.yaml"), "sat",
+                   Request(max_moves=cap, options={"encoding": "sok-push", "strategy": "binary"}))
+    assert result.status is Status.SOLVED, result.message
+    assert result.plan is not None and result.plan.length > cap
+    assert result.plan.cost == sum(m.isupper() for m in result.plan.moves) <= cap
+
+
+def test_limit_message_counts_pushes(monkeypatch):
+    def deadline_at_once(fn, args, seconds):
+        raise Deadline()
+        yield  # a generator, as stream is
+    monkeypatch.setattr(engines, "stream", deadline_at_once)
+    result = solve(pushes_model("around.yaml"), "sat", Request(options={"encoding": "sok-push"}))
+    assert result.status is Status.LIMIT_REACHED and "push" in (result.message or "")
+
+
+def test_verify_rows_say_pushes(capsys):
+    code = main(["verify", str(SOK / "l-room.yaml"), "--metric", "pushes", "--encodings", "sok-push"])
+    out = capsys.readouterr().out
+    pushes = native_pushes("l-room.yaml")
+    assert code == 0
+    assert f"plan of {pushes} pushes" in out and f"no plan <= {pushes - 1} push" in out
+    assert f"the minimal push count is {pushes}" in out
+
+
 def test_cli_says_the_moves_are_not_minimised(capsys):
     code = main(["solve", str(SOK / "around.yaml"), "--metric", "pushes", "--engine", "sat"])
     out = capsys.readouterr().out
@@ -84,5 +121,7 @@ def test_compare_asks_push_encodings_at_the_push_optimum(capsys):
     assert code == 0
     by_name = {row["encoding"]: row for row in rows}
     assert by_name["sok-push"]["horizon"] == pushes and by_name["sok-push"]["result"] == "sat"
+    # the generic one at the native plan's moves (on l-room the push-optimal plan's 11 moves are
+    # also the move optimum; on other levels they need not be)
     assert by_name["sas-seq"]["horizon"] == load(SOK / "l-room.yaml").expect["optimal_moves"]
     assert by_name["sas-seq"]["result"] == "sat"

@@ -22,7 +22,7 @@ from typing import Iterator
 from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
-from puzzleplan.encoders.base import Answer, HorizonResult
+from puzzleplan.encoders.base import Answer, HorizonResult, steps_of
 from puzzleplan.encoders.sat.base import SatEncoding, _solve_limited
 
 
@@ -66,6 +66,7 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
             true = {lit for lit in solver.get_model() if lit > 0}
             actions = encoding.decode_actions(true, horizon)  # type: ignore[attr-defined]
             result.moves = [a.name for a in actions]
+            result.steps = steps_of(encoding, result.moves)
             cost = sum(a.cost for a in actions)
             result.extra["cost"] = cost
             yield result

@@ -50,6 +50,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     model = load_model(args)
+    from puzzleplan.encoders.base import encodings_for
+    native = getattr(model, "default_engine", "bfs") if args.horizon is None else ""   # no native run
+    note_cold_kernels(model, native, args, list(args.encodings or encodings_for(model)))
     with progress_for(args) as progress:
         return _compare(args, model, progress)
 

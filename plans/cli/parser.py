@@ -198,7 +198,9 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
 
     p = sub.add_parser("compare", help="run every encoding x solver at one horizon and tabulate")
     _puzzle(p)
-    p.add_argument("--horizon", type=whole(0, MAX_CAP), metavar="T", help="default: the proved optimum")
+    p.add_argument("--horizon", type=whole(0, MAX_CAP), metavar="T",
+                   help="default: the proved optimum (in pushes for the encodings that count pushes); "
+                        "a given T is asked of every encoding in its own unit")
     p.add_argument("--metric")
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
     p.add_argument("--solvers", nargs="+", default=["cadical195", "glucose4"], metavar="NAME",
