@@ -5,7 +5,9 @@ CP-SAT hints, the pushes metric refused, and `verify` agreeing on seed 004. The 
 (sok-push): the native optimum in pushes and UNSAT one below on the small levels, with and without
 cuts; frozen patterns and both encodings checked against BFS on random small levels (hypothesis).
 sok-walk (moves over push steps) and cp-sok-push (CP-SAT, pushes): the same optimum-and-one-below
-checks, the layered form of sok-walk, verify rows, and random levels."""
+checks, the layered form of sok-walk, verify rows, and random levels. sok-onehot's pattern tables
+are admissible (checked against the full state space), its pair tables and cuts agree with the
+push engine on three-box Microban levels, and its wall paths are shortest."""
 from __future__ import annotations
 
 import json
@@ -371,7 +373,8 @@ def test_random_levels_new_encodings_agree_with_bfs(grid):
             assert ask(best - 1).answer is Answer.UNSAT, grid
 
 
-@pytest.mark.parametrize("name", ["first-push.yaml", "seed-004.yaml", "turn.yaml", "three.yaml"])
+@pytest.mark.parametrize("name", ["first-push.yaml", "seed-004.yaml", "turn.yaml", "three.yaml",
+                                  "seed-004-player-goal.yaml"])
 def test_onehot_cuts_keep_long_horizons_satisfiable(name):
     """Under goal `by` the shortest-plan cuts (walk order, detours, loops) never rule out an
     optimal plan padded with idle steps: SAT at every horizon from the optimum to optimum + 8."""
@@ -379,3 +382,98 @@ def test_onehot_cuts_keep_long_horizons_satisfiable(name):
     best = optimum(name)
     for horizon in range(best, best + 9):
         assert_plan(model, solve_fixed(SokobanOneHot(model), horizon), horizon)
+
+
+# -- sok-onehot's pattern bounds and shortcut cut ------------------------------------------------
+
+MICROBAN = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "microban.xsb"
+
+
+def state_space(model):
+    """Every state reachable from the start (boxes, player) with its depth in moves, and the
+    fewest moves from each to the goal (missing: never), by plain breadth-first search."""
+    from collections import deque
+    start = (frozenset(c for c in range(model.ncells) if model.start_boxes >> c & 1), model.start_player)
+    depth, edges, queue = {start: 0}, {}, deque([start])
+    while queue:
+        boxes, p = state = queue.popleft()
+        edges[state] = []
+        for d in range(4):
+            q = model.nbr[p][d]
+            if q < 0:
+                continue
+            nxt = (boxes, q)
+            if q in boxes:
+                k = model.nbr[q][d]
+                if k < 0 or k in boxes:
+                    continue
+                nxt = (boxes - {q} | {k}, q)
+            edges[state].append(nxt)
+            if nxt not in depth:
+                depth[nxt] = depth[state] + 1
+                queue.append(nxt)
+    back: dict = {}
+    for state, targets in edges.items():
+        for nxt in targets:
+            back.setdefault(nxt, []).append(state)
+    goals = frozenset(model.goal_cells)
+    to_go = {s: 0 for s in depth if s[0] == goals and model.pg in (None, s[1])}
+    queue = deque(to_go)
+    while queue:
+        state = queue.popleft()
+        for before in back.get(state, ()):
+            if before not in to_go:
+                to_go[before] = to_go[state] + 1
+                queue.append(before)
+    return depth, to_go
+
+
+@pytest.mark.parametrize("level", ["seed-004.yaml", "seed-004-player-goal.yaml", "pocket.yaml", "ragged.yaml",
+                                   "microban 2", "microban 4", "microban 17"])
+def test_pattern_bounds_are_admissible(level):
+    """Each table of one or two boxes (fewer than the level has) never exceeds the true moves
+    from the start, nor the true moves to go, in any reachable state holding the pattern."""
+    from itertools import combinations
+    from puzzleplan.encoders.sat.sokoban_bound import PatternBounds
+    from puzzleplan.models.sokoban.model import load_collection
+    model = load_collection(MICROBAN, int(level.split()[1])) if level.startswith("microban") else load(SOK / level)
+    boxable = [not d for d in model.dead]
+    count = bin(model.start_boxes).count("1")
+    bounds = PatternBounds(model, boxable, count)
+    assert len(bounds.to_go) == len(bounds.from_start) == min(2, count - 1)
+    depth, to_go = state_space(model)
+    checked = 0
+    for (boxes, p), moves in depth.items():
+        if not all(boxable[b] for b in boxes):
+            continue
+        for size, (ahead, behind) in enumerate(zip(bounds.to_go, bounds.from_start), start=1):
+            for pattern in combinations(sorted(boxes), size):
+                assert behind.get((pattern, p), 1 << 30) <= moves, (pattern, p)
+                if (boxes, p) in to_go:
+                    assert ahead.get((pattern, p), 1 << 30) <= to_go[boxes, p], (pattern, p)
+                    checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("level", [2, 17, 30])
+def test_onehot_on_three_box_microban(level):
+    """Pair tables and all cuts on: the push engine's optimum and one below, then the optimum
+    padded by up to 3 idle steps (the shortest-plan cuts keep a padded optimal plan)."""
+    from puzzleplan.models.sokoban.model import load_collection
+    model = load_collection(MICROBAN, level)
+    best = solve(model, "push", Request()).plan.length
+    assert len(SokobanOneHot(model).bounds.to_go) == 2
+    for horizon in range(best, best + 4):
+        assert_plan(model, solve_fixed(SokobanOneHot(model), horizon), horizon)
+    assert solve_fixed(SokobanOneHot(model), best - 1).answer is Answer.UNSAT
+
+
+def test_wall_paths_are_shortest():
+    from puzzleplan.encoders.sat.sokoban_bound import wall_paths
+    from puzzleplan.models.sokoban.analysis import walk_distances
+    model = load(SOK / "pocket.yaml")
+    paths = wall_paths(model.nbr)
+    assert len(paths) == model.ncells * (model.ncells - 1)
+    for c, e, path in paths:
+        assert path[-1] == e and len(path) == walk_distances(model.nbr, c)[e]
+        assert all(b in model.nbr[a] for a, b in zip([c] + path, path))

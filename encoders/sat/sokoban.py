@@ -35,16 +35,27 @@ Cuts (options):
         makes them; a push followed by the opposite walk moved a box and is kept).
         ("push", t) <-> OR_c player(c,t+1) & box(c,t) supplies the "walk" test. With it, walk
         order: a horizontal walk then a vertical one is forbidden when the vertical step could
-        be taken first (its cell free): the two orders reach the same cell. No detour: walks
-        d1, d2 (perpendicular), opposite(d1) in a row (one walk d2 does the same); nor d1, d2, d2, opposite(d1) when the
-        cell one step d2 away holds no box (two walks d2 do the same). No loop: 4 to 12 walks in a row
+        be taken first (its cell free): the two orders reach the same cell. No shortcut: D + 2
+        walks in a row from c to a cell e at wall distance D <= 3, when a shortest wall path from c
+        to e (one per pair, encoders/sat/sokoban_bound.py `wall_paths`) holds no box: walking
+        that path is 2 moves shorter, so no shortest plan does it (a detour d1, d2,
+        opposite(d1) is the case D = 1); an idle last step releases the clause (the idle tail of
+        a padded plan after its final walk to a player goal). No loop: 4 to 12 walks in a row
         that end where they began. Without a player goal, no walk right before the idle tail.
-    idle_at_end (goal `by`): idle(t) -> idle(t+1).
+    idle_at_end (goal `by`): idle(t) -> idle(t+1). With it (or under `exact`), and `parity`, the
+        player's chessboard colour: every move changes it, so before the idle tail the player
+        stands at step t on cells of the start's colour exactly when t is even (holds for every
+        plan; halves the player's cells per step).
     distance_cuts (horizon-dependent, hold for every plan): a box on c at step t needs at least
         the push distance from c to its nearest goal (on the empty level) further moves, so
         -box(c,t) when that exceeds T - t; with a player goal, -player(c,t) when the walking
-        distance to it exceeds T - t. (The near-sum budget of sok-push is left out here: with
-        every walk wasting a move its slack is large, and it measured slower on Microban.)
+        distance to it exceeds T - t. Pattern bounds (encoders/sat/sokoban_bound.py): for one
+        box, and for two when the level has three or more, with the player on p, the fewest
+        moves that pattern alone needs to reach goals and from the start, by breadth-first
+        search; a pattern is forbidden at step t when the first exceeds T - t or the second
+        exceeds t (one clause per pattern, player cell and step; without the player literal
+        where every player cell is ruled out). (The near-sum budget of sok-push is left out:
+        with every walk wasting a move its slack is large, and it measured slower on Microban.)
 Deadlock clauses (every plan, every step): frozen patterns of boxes off goals are forbidden
 (encoders/sat/sokoban_deadlock.py); dead squares have no box variable.
 Only the `moves` metric is encoded: under `pushes` the constructor raises ValueError.
@@ -55,6 +66,7 @@ from typing import Any
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.base import Clause, SatEncoding
+from puzzleplan.encoders.sat.sokoban_bound import PatternBounds, wall_paths
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
 from puzzleplan.models.sokoban.analysis import INF
 from puzzleplan.models.sokoban.level import OPPOSITE, PUSH, WALK
@@ -102,6 +114,11 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
         self.read_level(model, options)
         self.reversal = options.no_reversal and self.idle
         self.patterns = frozen_patterns(model, self.boxable)
+        self.bounds = PatternBounds(model, self.boxable, len(self.start_boxes))
+        self.shortcuts = [(c, e, path) for c, e, path in wall_paths(model.nbr)
+                          if len(path) <= self.SHORTCUT_MAX] if self.reversal else []
+        self._rows: dict[int, tuple[list[int], list[int]]] = {}
+        self.colour = [(r + c) % 2 for r, c in model.cells]
 
     # -- variables ------------------------------------------------------------------------------
     def player(self, c: int, t: int) -> int:
@@ -112,6 +129,16 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
 
     def go(self, d: int, t: int) -> int:
         return self.var("go", d, t)
+
+    def rows(self, t: int) -> tuple[list[int], list[int]]:
+        """The player and box variables of step t by cell (0: no box variable), kept for the
+        cuts that read many of them."""
+        got = self._rows.get(t)
+        if got is None:
+            got = ([self.player(c, t) for c in range(self.n)],
+                   [self.box(c, t) if self.boxable[c] else 0 for c in range(self.n)])
+            self._rows[t] = got
+        return got
 
     def _false(self) -> list[Clause]:
         z = self.var("false")
@@ -184,6 +211,7 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
                 else:
                     out.append([x0, -x1, -pj])
             out.append([x0, -x1] + behind)
+        out += self._parity(t)
         if self.reversal:
             out += self._push_flag(t)
             if t > 0:
@@ -192,13 +220,22 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
                 out += self._walk_order(t)
                 if self.model.pg is None:   # no walk just before the idle tail: it would be wasted
                     out.append([-self.var("idle", t), self.var("push", t - 1), self.var("idle", t - 1)])
-            if t > 1:
-                out += self._no_detour(t)
-            if t > 2:
-                out += self._no_long_detour(t)
+            out += self._no_shortcut(t)
             out += self._no_loop(t)
         return out
 
+    def _parity(self, t: int) -> list[Clause]:
+        """Every move takes the player to a neighbouring cell, so the colour of its cell on a
+        chessboard changes at every move: before any idle step, at t+1 the player stands on
+        the start's colour when t+1 is even and on the other one when odd (under goal `by`,
+        idle steps come last with idle_at_end, so "step t is not idle" means steps 0..t moved)."""
+        if not self.options.parity or (self.idle and not self.options.idle_at_end):
+            return []
+        release = [self.var("idle", t)] if self.idle else []
+        want = (self.colour[self.model.start_player] + t + 1) % 2
+        return [[-self.player(c, t + 1)] + release for c in range(self.n) if self.colour[c] != want]
+
+    SHORTCUT_MAX = 3            # wall distances D the shortcut cut covers (longer: more clauses, measured no faster)
     LOOPS = (4, 6, 8, 10, 12)   # walk-only loops forbidden (2 is the reversal cut)
 
     def _no_loop(self, t: int) -> list[Clause]:
@@ -215,30 +252,21 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
             out += [[-self.player(c, s), -self.player(c, t + 1)] + walks for c in range(self.n)]
         return out
 
-    def _no_long_detour(self, t: int) -> list[Clause]:
-        """Four walks d1, d2, d2, opposite(d1) from c (d2 perpendicular) end two steps from c,
-        which two walks d2 reach when the cell between holds no box: not in a shortest plan."""
-        push = [self.var("push", s) for s in range(t - 3, t + 1)]
+    def _no_shortcut(self, t: int) -> list[Clause]:
+        """No walk-only stretch of k = D + 2 steps ending at t+1 from c to e, where D is c's
+        wall distance to e and the wall path from c to e (self.shortcuts) holds no box at its
+        start: that path is D steps long, so no shortest plan walks the stretch (step t idle
+        releases it: a padded plan's idle tail is no walk)."""
         out: list[Clause] = []
-        for c in range(self.n):
-            for d1 in range(4):
-                for d2 in ((2, 3) if d1 < 2 else (0, 1)):
-                    e = self.nbr[c][d2]
-                    if e < 0 or self.nbr[c][d1] < 0:
-                        continue
-                    clause = [-self.player(c, t - 3), -self.go(d1, t - 3), -self.go(d2, t - 2), -self.go(d2, t - 1),
-                              -self.go(OPPOSITE[d1], t)] + push
-                    if self.boxable[e]:
-                        clause.append(self.box(e, t - 3))
-                    out.append(clause)
+        push = [self.var("push", u) for u in range(t + 1)]
+        idle = self.var("idle", t)
+        after = self.rows(t + 1)[0]
+        for c, e, path in self.shortcuts:
+            s = t + 1 - (len(path) + 2)
+            if s >= 0:
+                players, boxes = self.rows(s)
+                out.append([-players[c], -after[e], idle] + push[s:] + [boxes[x] for x in path if boxes[x]])
         return out
-
-    def _no_detour(self, t: int) -> list[Clause]:
-        """Three walks d1, d2 (perpendicular), opposite(d1) end one step from where they began,
-        on a cell the player can step to at once: no shortest plan makes them."""
-        push = [self.var("push", s) for s in (t - 2, t - 1, t)]
-        return [[-self.go(d1, t - 2), push[0], -self.go(d2, t - 1), push[1], -self.go(OPPOSITE[d1], t), push[2]]
-                for d1 in range(4) for d2 in ((2, 3) if d1 < 2 else (0, 1))]
 
     def _walk_order(self, t: int) -> list[Clause]:
         """Two walks in a row, horizontal then vertical, are forbidden when the vertical one
@@ -290,6 +318,9 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
                     out.append([-self.box(c, t)])
                 if pg_dist is not None and pg_dist[c] > left:
                     out.append([-self.player(c, t)])
+        for cells, p, t in self.bounds.forbidden(horizon):
+            players, boxes = self.rows(t)
+            out.append([-boxes[c] for c in cells] + ([] if p is None else [-players[p]]))
         return out
 
     # -- decoding -------------------------------------------------------------------------------
