@@ -47,15 +47,19 @@ def test_microban_optima_agree_with_astar_and_without_pruning(level: int) -> Non
             assert no_corrals.plan.length == mine.plan.length
 
 
-@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound"])
+OFF_BY_DEFAULT = ("pair_bound",)
+
+
+@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound", "symmetry", "to_go", "layer_first"])
 def test_each_rule_alone_keeps_the_optimum(rule: str) -> None:
-    """Turning one pruning rule or bound off (the pair bound, off by default: on) changes
-    neither optimum nor the fewest moves under pushes."""
+    """Turning one pruning rule or bound off (those off by default: on) changes neither optimum
+    nor the fewest moves under pushes. The levels include symmetric ones (7, 31, 40)."""
     for level in range(1, 41, 3):
         for metric in METRICS:
             model = microban(level, metric)
-            on, off = push(model), push(model, **{rule: rule == "pair_bound"})
+            on, off = push(model), push(model, **{rule: rule in OFF_BY_DEFAULT})
             assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length, (level, metric)
+            assert check_plan(model, off.plan.text()).valid
 
 
 def test_pair_table() -> None:
@@ -233,3 +237,71 @@ def test_random_levels_pruned_unpruned_and_bfs_agree(model: Sokoban, metric: str
     assert check_plan(model, pruned.plan.text()).valid
     if metric == "pushes":
         assert pruned.plan.length == plain.plan.length
+
+
+def test_symmetries_found() -> None:
+    """Microban 93 and 146 are symmetric under all eight turns and mirrors, 145 under one mirror
+    (its player stands on the axis); a level whose start breaks the mirror has none."""
+    from puzzleplan.models.sokoban.symmetry import find
+    for level, count in ((93, 7), (146, 7), (145, 1)):
+        model = microban(level, "moves")
+        assert find(model, exact=True).count == count
+    lopsided = loads("puzzle: sokoban\nlevel: |\n  #######\n  #.$@$.#\n  #  $  #\n  #  .  #\n  #######\n")
+    assert find(lopsided, exact=True).count == 1
+    assert find(loads("puzzle: sokoban\nlevel: |\n  #######\n  #.$ $.#\n  #@ $  #\n  #  .  #\n  #######\n"),
+                exact=True).count == 0
+
+
+@pytest.mark.parametrize("level", [105, 142])
+def test_symmetric_levels_fold_without_losing_optima(level: int) -> None:
+    """On Microban 105 and 142 (three symmetries each) the pushes optimum, its fewest moves and
+    the moves optimum are the same with and without folding, with fewer states folded."""
+    for metric in METRICS:
+        model = microban(level, metric)
+        folded, plain = push(model), push(model, symmetry=False)
+        assert folded.plan.cost == plain.plan.cost and folded.plan.length == plain.plan.length
+        assert folded.stats.states < plain.stats.states
+        assert check_plan(model, folded.plan.text()).valid
+
+
+@st.composite
+def mirrored_levels(draw: st.DrawFn) -> Sokoban:
+    """A random small level and its mirror image side by side, around a middle column holding
+    the player: symmetric, start included."""
+    rows, half = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    cells = [(r, c) for r in range(rows) for c in range(half)]
+    walls = set(draw(st.lists(st.sampled_from(cells), max_size=len(cells) // 3)))
+    free = [cell for cell in cells if cell not in walls]
+    k = draw(st.integers(1, min(2, max(1, len(free) // 2))))
+    order = draw(st.permutations(free)) if free else []
+    boxes, goals = set(order[:k]), set(draw(st.permutations(free))[:k]) if free else set()
+    middle = draw(st.integers(0, rows - 1))
+    lines = ["#" * (2 * half + 3)]
+    for r in range(rows):
+        left = "".join("#" if (r, c) in walls else "*" if (r, c) in boxes and (r, c) in goals else
+                       "$" if (r, c) in boxes else "." if (r, c) in goals else " " for c in range(half))
+        lines.append("#" + left + ("@" if r == middle else " ") + left[::-1] + "#")
+    lines.append("#" * (2 * half + 3))
+    from puzzleplan.models import ModelError
+    try:
+        return Sokoban("\n".join(lines))
+    except ModelError:
+        return Sokoban("#######\n#.$@$.#\n#######")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mirrored_levels(), st.sampled_from(METRICS))
+def test_mirrored_levels_folded_unfolded_and_bfs_agree(model: Sokoban, metric: str) -> None:
+    model = model.with_options(metric=metric)
+    from puzzleplan.plans.core.context import SearchContext
+    from puzzleplan.plans.search import bfs
+    reference = bfs.run(model.with_options(prune=False), Request(), SearchContext())
+    folded = push(model)
+    plain = push(model, symmetry=False, to_go=False)
+    if reference.plan is None:
+        assert folded.plan is None and plain.plan is None
+        return
+    assert folded.plan.cost == plain.plan.cost == reference.plan.cost
+    assert check_plan(model, folded.plan.text()).valid
+    if metric == "pushes":
+        assert folded.plan.length == plain.plan.length

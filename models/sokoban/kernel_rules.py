@@ -386,3 +386,76 @@ def work_arrays(nboxes: int) -> tuple[np.ndarray, ...]:
     m = nboxes + 1
     return (np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
             np.zeros(m, np.int64), np.zeros(m, np.int64))
+
+
+@njit(**JIT)
+def canonical(child, player, cells, area, count, best, trial):
+    """The least image of a state (sorted boxes `child`, `player`) under the symmetries `cells`
+    (symmetry.py), by boxes, then player: fills `best` with its sorted boxes and returns (k + 1
+    for the k-th symmetry, 0 for the state itself; the image's player). With count > 0 the
+    player is normalised and area[:count] are the cells it reaches: the image's player is the
+    lowest image of those. Why folding keeps every optimum: symmetry.py.
+
+    The players are compared only among the images with the least boxes (usually one)."""
+    nb = child.shape[0]
+    for i in range(nb):
+        best[i] = child[i]
+    which = 0
+    ties = False
+    for k in range(cells.shape[0]):
+        _image(child, cells, k, trial)
+        order = _compare(trial, best)
+        if order < 0:
+            for i in range(nb):
+                best[i] = trial[i]
+            which = k + 1
+            ties = False
+        elif order == 0:
+            ties = True
+    best_p = _player_image(player, cells, which, area, count)
+    if ties:
+        for k in range(cells.shape[0]):
+            if k + 1 != which:
+                _image(child, cells, k, trial)
+                if _compare(trial, best) == 0:
+                    p = _player_image(player, cells, k + 1, area, count)
+                    if p < best_p:
+                        best_p = p
+                        which = k + 1
+    return which, best_p
+
+
+@njit(**JIT)
+def _image(child, cells, k, out):
+    """out := the sorted images of the cells of `child` under the k-th symmetry."""
+    for i in range(child.shape[0]):
+        x = cells[k, child[i]]
+        j = i
+        while j > 0 and out[j - 1] > x:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = x
+
+
+@njit(**JIT)
+def _compare(a, b):
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return -1 if a[i] < b[i] else 1
+    return 0
+
+
+@njit(**JIT)
+def _player_image(player, cells, which, area, count):
+    """The player's cell in the image under symmetry `which` (0: none; normalised when count > 0)."""
+    if which == 0:
+        return player
+    k = which - 1
+    if count == 0:
+        return cells[k, player]
+    p = cells[k, area[0]]
+    for r in range(1, count):
+        y = cells[k, area[r]]
+        if y < p:
+            p = y
+    return p

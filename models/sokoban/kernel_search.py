@@ -22,18 +22,29 @@ stop and resume: the driver checks its limits between slices and grows the array
 
     boxes[i, :], player[i], key[i] (Zobrist hash), g[i] (cost), gp[i] (pushes), h[i] (the bound,
     in pushes), w[i] (the walk bound, in moves), parent[i], move[i] (box cell * 4 + direction of
-    the push that made i; -1 the root; -2 the final walk to the player's goal), table (open
+    the push that made i, in its parent's frame; -1 the root; -2 the final walk to the player's
+    goal), sym[i] (0, or k + 1: the state stored is the k-th symmetry's image of the child that
+    push made; symmetry.py), table (open
     addressing on key, -1 empty), heap (hkey, hidx: a state's entry is stale when its key is no
     longer the state's own)
     ctr: see the C_* indices; par: see the P_* indices.
+
+With par[P_EDGES] the search also records the graph it expands (PUSHES): for each expanded state
+s the children its kept pushes lead to (pruned ones are proved dead), as edge[estart[s] ...
+estart[s] + ecount[s] - 2] (ecount[s] = 0: not expanded; < 0: -ecount[s] is that count, and
+PI-corral pruning left pushes out: `requeue` queues it again, to be expanded without). With
+par[P_FMAX] it stops before the first state whose pushes + bound exceed it. `to_go` turns the
+graph into a lower bound on each state's pushes to go, and with par[P_TO_GO] a search reads
+that bound (`ref`: the recording search's table, its symmetries and the bounds) for each new
+child, looked up by the child's normalised, folded form.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, cost_row, frozen, lowest_reached, pi_corral,
-                                                   pair_bound, reassign, row_min, walk, walk_to_push)
+from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, frozen, lowest_reached,
+                                                   pi_corral, pair_bound, reassign, row_min, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
 
 PUSHES, MOVES, LEXICAL = 0, 1, 2
@@ -42,12 +53,13 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND) = range(13)
-NCTR = 13
+ C_PAIR_BOUND, C_EDGES, C_TO_GO) = range(15)
+NCTR = 15
 # par
-P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND = range(8)
+P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX = range(11)
+DEADLOCKS_ONLY = 2          # par[P_PI]: corral deadlocks, no PI-corral pruning
 # return codes of `expand_slice`
-RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE = range(6)
+RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE, GROW_EDGES = range(7)
 
 
 @njit(cache=True)
@@ -141,10 +153,14 @@ def _key_of(mode, g, gp, h, w):
 
 
 @njit(cache=True)
-def expand_slice(lv, st, par, ctr, budget):
-    """Expand up to `budget` states; a return code above says why it stopped."""
+def expand_slice(lv, st, par, ctr, budget, symcells, ref):
+    """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
+    symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = lv
-    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx = st
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
+    rtable, rkeys, rboxes, rplayer, rsym, rdist = ref
+    record = par[P_EDGES] != 0
+    use_ref = par[P_TO_GO] != 0
     n = nbr.shape[0]
     nb = boxes.shape[1]
     mode = par[P_MODE]
@@ -167,6 +183,11 @@ def expand_slice(lv, st, par, ctr, budget):
     label = np.zeros(n, np.int64)
     allowed = np.zeros(nb * 4, np.uint8)
     child = np.zeros(nb, np.int16)
+    canon = np.zeros(nb, np.int16)
+    raw = np.zeros(nb, np.int16)
+    trial = np.zeros(nb, np.int16)
+    nsym = symcells.shape[0]
+    count = 0
     cost = np.zeros((nb, nb), np.int64)
     m = nb + 1
     pu, pv, pmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
@@ -187,11 +208,16 @@ def expand_slice(lv, st, par, ctr, budget):
             return GROW_HEAP
         if 2 * (ctr[C_STATES] + 4 * nb + 2) > table.shape[0]:
             return GROW_TABLE
+        if record and ctr[C_EDGES] + 4 * nb + 2 > edge.shape[0]:
+            return GROW_EDGES
         top, s = heap_pop(hkey, hidx, ctr)
         g = g_of[s]
         if top != _key_of(mode, g, gp_of[s], h_of[s], w_of[s]):
             continue                        # a stale entry: s was reached cheaper since
         ctr[C_F] = top // TIE
+        if par[P_FMAX] >= 0 and ctr[C_F] > par[P_FMAX]:
+            heap_push(hkey, hidx, ctr, top, s)
+            return EXHAUSTED                # every state with f <= P_FMAX is expanded
         p = player[s]
         on = 0
         for i in range(nb):
@@ -215,12 +241,14 @@ def expand_slice(lv, st, par, ctr, budget):
             corral = pi_corral(nbr, occ, goal, boxes[s], seen, stamp, label, queue2, allowed)
             if corral == 0:
                 ctr[C_DEADLOCKS] += 1
-            elif mode != PUSHES:
+            elif mode != PUSHES or par[P_PI] == DEADLOCKS_ONLY:
                 corral = -1                 # the deadlock holds under any metric, the pruning does not
         else:
             corral = -1
         if corral > 0:
             ctr[C_CORRALS] += 1
+        if record:
+            estart[s] = ctr[C_EDGES]
         if corral != 0:
             # the parent's matching and potentials: each child changes one row (`reassign`)
             for i in range(nb):
@@ -239,7 +267,7 @@ def expand_slice(lv, st, par, ctr, budget):
                 if cap >= 0 and mode == MOVES and cg > cap:
                     ctr[C_CAPPED] = 1
                 elif found < 0 or cg < g_of[found]:
-                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found)
+                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
             for i in range(nb):
                 b = boxes[s, i]
                 for d in range(4):
@@ -296,8 +324,25 @@ def expand_slice(lv, st, par, ctr, budget):
                     else:
                         cg = g + SCALE + dist[q] + 1
                     key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
-                    found = find(table, keys, boxes, player, key, child, pc)
+                    folded = 0
+                    if use_ref:
+                        for k in range(nb):
+                            raw[k] = child[k]
+                    if nsym > 0:
+                        folded, fp = canonical(child, pc, symcells, queue2, count if mode == PUSHES else 0, canon,
+                                               trial)
+                        if folded > 0:
+                            key = zplayer[fp]
+                            for k in range(nb):
+                                child[k] = canon[k]
+                                key ^= zbox[canon[k]]
+                    else:
+                        fp = pc
+                    found = find(table, keys, boxes, player, key, child, fp)
                     if found >= 0:
+                        if record:
+                            edge[ctr[C_EDGES]] = found
+                            ctr[C_EDGES] += 1
                         if cg >= g_of[found]:
                             continue        # no cheaper: the bound is not even needed
                         h = h_of[found]
@@ -333,13 +378,33 @@ def expand_slice(lv, st, par, ctr, budget):
                             cost[i, k] = saved[k]
                         if h >= BIG:
                             continue        # no perfect matching: a deadlock
+                        if use_ref:
+                            occ[b] = 0
+                            occ[t] = 1
+                            stamp2 += 1
+                            count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                            occ[t] = 0
+                            occ[b] = 1
+                            r = _lookup(rtable, rkeys, rboxes, rplayer, rsym, zbox, zplayer, raw, queue2, count,
+                                        canon, trial)
+                            if r >= 0:
+                                ctr[C_TO_GO] += 1
+                                if rdist[r] > h:
+                                    h = rdist[r]
                     ch = (SCALE * h + h if mode == LEXICAL else h) + w
                     if pbound >= 0 and cgp + h > pbound:
                         continue
                     if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
                         ctr[C_CAPPED] = 1
                         continue
-                    _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, b * 4 + d, found)
+                    j = _store(st, ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, folded)
+                    if record and found < 0:
+                        edge[ctr[C_EDGES]] = j
+                        ctr[C_EDGES] += 1
+        if record:
+            ecount[s] = ctr[C_EDGES] - estart[s] + 1
+            if corral > 0:
+                ecount[s] = -ecount[s]      # PI-corral pruning left pushes out
         for i in range(nb):
             occ[boxes[s, i]] = 0
         _ = reached
@@ -347,9 +412,10 @@ def expand_slice(lv, st, par, ctr, budget):
 
 
 @njit(cache=True)
-def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found):
-    """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it."""
-    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx = st
+def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded):
+    """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it.
+    Returns its index."""
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of = st[:13]
     if found >= 0:
         j = found
     else:
@@ -366,4 +432,105 @@ def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found):
     gp_of[j] = cgp
     parent[j] = s
     move[j] = code
+    sym_of[j] = folded
     heap_push(hkey, hidx, ctr, _key_of(mode, cg, cgp, h, w_of[j]), j)
+    return j
+
+
+@njit(cache=True)
+def _lookup(table, keys, boxes, player, symcells, zbox, zplayer, child, area, count, canon, trial):
+    """The index in another search's table (PUSHES: player normalised, folded by `symcells`) of
+    the state with sorted boxes `child` whose player reaches area[:count]; -1 when not stored."""
+    pc = lowest_reached(area, count)
+    if symcells.shape[0] > 0:
+        _, pc = canonical(child, pc, symcells, area, count, canon, trial)
+    else:
+        for k in range(child.shape[0]):
+            canon[k] = child[k]
+    key = zplayer[pc]
+    for k in range(child.shape[0]):
+        key ^= zbox[canon[k]]
+    found = find(table, keys, boxes, player, key, canon, pc)
+    return found if found >= 0 else -1
+
+
+@njit(cache=True)
+def requeue(st, ctr, ceiling):
+    """Queue again (PUSHES) each state that PI-corral pruning cut, with pushes + bound <=
+    `ceiling`; returns how many."""
+    g_of, gp_of, h_of, hkey, hidx, ecount = st[3], st[4], st[5], st[10], st[11], st[14]
+    queued = 0
+    for s in range(ctr[C_STATES]):
+        if ecount[s] < 0 and g_of[s] + h_of[s] <= ceiling:
+            heap_push(hkey, hidx, ctr, _key_of(PUSHES, g_of[s], gp_of[s], h_of[s], 0), s)
+            queued += 1
+    return queued
+
+
+@njit(cache=True)
+def to_go(h, estart, ecount, edge, count, ceiling):
+    """A lower bound on each stored state's pushes to go, from a recorded PUSHES search:
+    D(s) = max(h(s), min over s's edges of 1 + D(child)) for an expanded state (none: dead,
+    `ceiling`), D = h for the others, every value capped at `ceiling`. Solved backwards like
+    Dijkstra's algorithm, with a bucket per value: a state's value is fixed when its least
+    child's is, and never lower than that child's plus one.
+
+    Why it is a bound (D <= d, the true distance): it holds for h; for an expanded s each pruned
+    push led to a dead position, and its kept pushes include the first push of a shortest
+    solution (all of them, or by PI-corral pruning: kernel_rules.pi_corral), so d(s) = min over
+    the edges of 1 + d(child); by induction in the order values are fixed, D(s) <= d(s). A
+    folded child (symmetry.py) is as far from the goal as the real one."""
+    # (a state PI-corral pruning cut, ecount < 0, keeps the first push of a shortest solution)
+    nedges = 0
+    for s in range(count):
+        if ecount[s] != 0:
+            nedges += abs(ecount[s]) - 1
+    # the edges backwards: parents of each state
+    rstart = np.zeros(count + 1, np.int64)
+    for s in range(count):
+        for e in range(estart[s], estart[s] + abs(ecount[s]) - 1):
+            rstart[edge[e] + 1] += 1
+    for s in range(count):
+        rstart[s + 1] += rstart[s]
+    fill = rstart[:count].copy()
+    parents = np.empty(nedges, np.int32)
+    for s in range(count):
+        for e in range(estart[s], estart[s] + abs(ecount[s]) - 1):
+            c = edge[e]
+            parents[fill[c]] = s
+            fill[c] += 1
+    dist = np.full(count, ceiling, np.int32)
+    done = np.zeros(count, np.uint8)
+    # buckets as linked lists: head[v], nxt[s]; a state may be queued more than once
+    head = np.full(ceiling + 1, -1, np.int64)
+    nxt = np.full(count + nedges, -1, np.int64)
+    item = np.empty(count + nedges, np.int32)
+    used = 0
+    for s in range(count):
+        if ecount[s] == 0:
+            v = min(h[s], ceiling)
+            dist[s] = v
+            item[used] = s
+            nxt[used] = head[v]
+            head[v] = used
+            used += 1
+    for v in range(ceiling):
+        k = head[v]
+        while k >= 0:
+            s = item[k]
+            k = nxt[k]
+            if done[s] or dist[s] != v:
+                continue
+            done[s] = 1
+            for r in range(rstart[s], rstart[s + 1]):
+                q = parents[r]
+                if done[q] or ecount[q] == 0:
+                    continue
+                w = max(v + 1, min(h[q], ceiling))
+                if w < dist[q]:
+                    dist[q] = w
+                    item[used] = q
+                    nxt[used] = head[w]
+                    head[w] = used
+                    used += 1
+    return dist

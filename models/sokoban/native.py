@@ -11,24 +11,41 @@ without a push into them (a deadlock under either metric), and under pushes PI-c
 (kernel_rules.pi_corral).
 
     moves    one search: edge cost = walk + 1, the player on its exact cell.
-    pushes   two searches. First the fewest pushes P (player normalised, PI-corral pruning on);
-             then, among plans of P pushes, the fewest moves: a search on exact player cells with
-             edge cost SCALE + walk + 1, keeping only states that can still finish within P
-             pushes (pushes done + bound <= P). Every goal it can reach then has exactly P
-             pushes (none has fewer), so its cost SCALE * P + moves is least for the fewest
-             moves; its bound SCALE * b + b + w is admissible (b pushes and b + w moves at least
-             are left). If the second search hits a limit, the first plan is
-             returned (still optimal in pushes) and the statistics say the moves were not
-             minimised.
+    pushes   First the fewest pushes P (player normalised), recording the graph it expands.
+             Then that search goes on until every state with pushes + bound <= P is expanded
+             (`_Search.finish_layer`; states PI-corral pruning cut, when it was on, are
+             expanded again with all their pushes), and a backward pass over the recorded graph gives each
+             stored state a lower bound D on its pushes to go (kernel_search.to_go): only states
+             on push-optimal plans keep pushes + D <= P. Last, among plans of P pushes, the
+             fewest moves: a search on exact player cells with edge cost SCALE + walk + 1,
+             keeping only states that can still finish within P pushes (pushes done + bound <=
+             P, the bound raised to the D of the child's normalised form where it is stored).
+             Every goal it can reach then has exactly P pushes (none has fewer), so its cost
+             SCALE * P + moves is least for the fewest moves; its bound SCALE * b + b + w is
+             admissible (b pushes and b + w moves at least are left). If a limit is hit after
+             the first goal, the first plan is returned (still optimal in pushes) and the
+             statistics say the moves were not minimised.
+
+With `symmetry`, a state and its images under the level's turns and mirrors that fix the start
+are one state (symmetry.py).
 
 Options (Request.options): `prune` (default True; False turns off every pruning rule, for the
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
 two-box table of pairs.py, its deadlocks and its bound), `pair_bound` (default False: also the
-bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves bound adds the walk before the next push).
-Statistics: nodes, generated, states of both searches together; extra: pushes, moves,
+bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
+bound adds the walk before the next push), `symmetry` (default True: fold symmetric states),
+`to_go` (default True: the layer, D and its use in the fewest-moves search; False: that search
+keeps every state with pushes + bound <= P), `layer_first` (default True: when the layer follows,
+the first search runs without PI-corral pruning, corral deadlocks only, so the layer has nothing
+to re-expand: fewer nodes in all, Microban 93 2.75 M against 3.32 M, but P is proved later, after
+1.87 M nodes against 1.0 M; False: PI-corral pruning first, the cut states re-queued).
+Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
-pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`.
+pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`;
+under pushes `first_nodes` and `first_seconds` (to the first goal), `requeued`, `layer_nodes`,
+`to_go_seconds`, `to_go_states` (stored states with pushes + D <= P), `to_go_reads` (children
+of the last search that found their D), `second_nodes`.
 """
 from __future__ import annotations
 
@@ -69,13 +86,18 @@ class Rules:
     corrals: bool = True    # PI-corral pruning (pushes) and corral deadlocks
     walk: bool = True       # the walk before the next push in the moves bound
     pair_bound: bool = False  # the bound of disjoint pairs (kernel_rules.pair_bound) next to the matching
+    symmetry: bool = True   # fold states by the level's symmetries (symmetry.py)
+    layer_first: bool = True  # no PI-corral pruning (corral deadlocks only) in a first search that records
 
 
 class _Search:
     """One A* run of the kernel in one mode, with the arrays it owns and grows."""
 
     def __init__(self, model: "Sokoban", lv: tuple, mode: int, start_player: int, cap: int | None,
-                 pbound: int | None, rules: Rules) -> None:
+                 pbound: int | None, rules: Rules, record: bool = False, ref: "_Search | None" = None,
+                 to_go: np.ndarray | None = None) -> None:
+        """`record`: keep the graph expanded (for `to_go`); `ref` and its `to_go` bounds: read
+        them for each new child (kernel_search.py's docstring)."""
         from puzzleplan.models.sokoban import kernel_search as ks
         self.ks = ks
         self.lv = lv
@@ -91,19 +113,34 @@ class _Search:
         self.w = np.zeros(cap_states, np.int16)
         self.parent = np.zeros(cap_states, np.int32)
         self.move = np.zeros(cap_states, np.int32)
+        self.sym = np.zeros(cap_states, np.int8)
+        self.record = record
+        self.estart = np.zeros(cap_states if record else 1, np.int64)
+        self.ecount = np.zeros(cap_states if record else 1, np.int32)
+        self.edge = np.zeros(cap_states * 4 if record else 1, np.int32)
         self.table = np.full(cap_states * 4, -1, np.int32)
         self.hkey = np.zeros(cap_states, np.int64)
         self.hidx = np.zeros(cap_states, np.int32)
         self.ctr = np.zeros(ks.NCTR, np.int64)
         pg = -1 if model.pg is None else model.pg
-        self.par = np.array([mode, int(rules.corrals), -1 if cap is None else cap, -1 if pbound is None else pbound,
-                             pg, int(rules.prune), int(rules.walk), int(rules.pair_bound)], np.int64)
+        corrals = (ks.DEADLOCKS_ONLY if rules.layer_first and record else 1) if rules.corrals else 0
+        self.par = np.array([mode, corrals, -1 if cap is None else cap, -1 if pbound is None else pbound,
+                             pg, int(rules.prune), int(rules.walk), int(rules.pair_bound), int(record),
+                             int(ref is not None), -1], np.int64)
         self.mode = mode
+        from puzzleplan.models.sokoban.symmetry import find as symmetries, none
+        self.symmetries = symmetries(model, exact=mode != ks.PUSHES) if rules.symmetry and rules.prune else \
+            none(model.ncells)
+        if ref is not None and to_go is not None:
+            self.ref = (ref.table, ref.keys, ref.boxes, ref.player, ref.symmetries.cells, to_go)
+        else:
+            self.ref = (np.full(1, -1, np.int32), np.zeros(1, np.uint64), np.zeros((1, self.nb), np.int16),
+                        np.zeros(1, np.int16), none(model.ncells).cells, np.zeros(1, np.int32))
         self.root_bound = self._seed(model, start_player)
 
     def _arrays(self) -> tuple:
         return (self.boxes, self.player, self.keys, self.g, self.gp, self.h, self.w, self.parent, self.move, self.table,
-                self.hkey, self.hidx)
+                self.hkey, self.hidx, self.sym, self.estart, self.ecount, self.edge)
 
     def _seed(self, model: "Sokoban", start_player: int) -> int:
         """Store the root; its bound (-1: no perfect matching, nothing is stored)."""
@@ -138,7 +175,8 @@ class _Search:
         ks = self.ks
         nodes0, generated0, states0 = base
         while True:
-            code = ks.expand_slice(self.lv, self._arrays(), self.par, self.ctr, SLICE)
+            code = ks.expand_slice(self.lv, self._arrays(), self.par, self.ctr, SLICE, self.symmetries.cells,
+                                   self.ref)
             stats = ctx.stats
             stats.nodes = nodes0 + int(self.ctr[ks.C_NODES])
             stats.generated = generated0 + int(self.ctr[ks.C_GENERATED])
@@ -156,6 +194,8 @@ class _Search:
                 size = len(self.hkey) * 2
                 self.hkey = _grown(self.hkey, size)
                 self.hidx = _grown(self.hidx, size)
+            elif code == ks.GROW_EDGES:
+                self.edge = _grown(self.edge, len(self.edge) * 2)
             elif code == ks.GROW_TABLE:
                 self.table = np.full(len(self.table) * 2, -1, np.int32)
                 ks.rehash(self.table, self.keys, int(self.ctr[ks.C_STATES]))
@@ -164,20 +204,49 @@ class _Search:
     def _grow_states(self) -> None:
         size = len(self.player) * 2
         self.boxes = _grown(self.boxes, size)
-        for name in ("player", "keys", "g", "gp", "h", "w", "parent", "move"):
+        for name in ("player", "keys", "g", "gp", "h", "w", "parent", "move", "sym") + \
+                (("estart", "ecount") if self.record else ()):
             setattr(self, name, _grown(getattr(self, name), size))
 
     def pushes_to(self, goal_index: int) -> list[tuple[int, int]]:
-        """The pushes (box cell, direction) from the root to a stored state."""
-        out = []
+        """The pushes (box cell, direction) from the root to a stored state, mapped back from
+        the folded states (symmetry.py) onto the real ones."""
+        steps = []
         s = goal_index
         while self.move[s] != -1:
             code = int(self.move[s])
             if code >= 0:
-                out.append((code >> 2, code & 3))
+                steps.append((code >> 2, code & 3, int(self.sym[s])))
             s = int(self.parent[s])
-        out.reverse()
-        return out
+        steps.reverse()
+        return self.symmetries.unfold(steps)
+
+    def finish_layer(self, ctx: SearchContext, pushes: int) -> np.ndarray:
+        """After the first goal (`pushes` pushes, optimal), expand every state left with
+        pushes + bound <= `pushes`, then return lower bounds on the pushes to go of the states
+        stored (kernel_search.to_go, capped at pushes + 1). With the whole layer expanded, a
+        child never expanded has pushes + bound > `pushes`, so it adds nothing to the bound of
+        a state on no push-optimal plan: those get pushes + bound > `pushes`, and the second
+        search leaves them."""
+        ks = self.ks
+        self.par[ks.P_FMAX] = pushes
+        stats = ctx.stats
+        if self.par[ks.P_PI] and self.par[ks.P_PRUNE]:
+            # the states PI-corral pruning cut get all their pushes (the moves need them all)
+            self.par[ks.P_PI] = ks.DEADLOCKS_ONLY
+            need = int(self.ctr[ks.C_HEAP] + self.ctr[ks.C_STATES])
+            if len(self.hkey) < need:       # room for every state queued once more
+                self.hkey = _grown(self.hkey, need)
+                self.hidx = _grown(self.hidx, need)
+            stats.extra["requeued"] = int(ks.requeue(self._arrays(), self.ctr, pushes))
+        while self.run(ctx, (0, 0, 0)) >= 0:
+            pass                            # another goal: not expanded, its bound 0 is exact
+        stats.extra["layer_nodes"] = int(self.ctr[ks.C_NODES]) - stats.extra.get("first_nodes", 0)
+        started = time.monotonic()
+        bounds = ks.to_go(self.h, self.estart, self.ecount, self.edge, int(self.ctr[ks.C_STATES]), pushes + 1)
+        stats.extra["to_go_seconds"] = round(time.monotonic() - started, 3)
+        stats.extra["to_go_states"] = int((self.gp[:len(bounds)] + bounds <= pushes).sum())
+        return bounds
 
     def counters(self) -> dict[str, int]:
         ks = self.ks
@@ -203,7 +272,8 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     options = request.options or {}
     prune = bool(options.get("prune", getattr(model, "prune", True)))
     rules = Rules(prune, bool(options.get("corrals", True)), bool(options.get("walk", True)),
-                  bool(options.get("pair_bound", False)))
+                  bool(options.get("pair_bound", False)), bool(options.get("symmetry", True)),
+                  bool(options.get("layer_first", True)))
     fewest_moves = bool(options.get("fewest_moves", True))
     tables = build(model, pairs=prune and bool(options.get("pairs", True)))
     lv = tables.as_tuple()
@@ -216,7 +286,8 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
         found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
         stats.extra.update(search.counters())
         return _conclude(ctx, model, search, found, cap)
-    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, rules)
+    record = fewest_moves and cap is None and prune and bool(options.get("to_go", True))
+    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, rules, record=record)
     found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1
     if found < 0 or not fewest_moves:
         stats.extra.update(first.counters())
@@ -225,11 +296,17 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
         return _conclude(ctx, model, first, found, cap)
     pushes = first.pushes_to(found)
     stats.extra.update(first.counters())
+    stats.extra["first_nodes"] = stats.nodes
+    stats.extra["first_seconds"] = round(ctx.elapsed(), 3)
     ctx.phase = f"{ENGINE}: fewest moves of {count(len(pushes), 'push', 'pushes')}"
-    base = (stats.nodes, stats.generated, stats.states)
     try:
-        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), rules)
+        to_go = first.finish_layer(ctx, len(pushes)) if record else None
+        base = (stats.nodes, stats.generated, stats.states)
+        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), rules,
+                         ref=first if to_go is not None else None, to_go=to_go)
         best = second.run(ctx, base)
+        stats.extra["to_go_reads"] = int(second.ctr[ks.C_TO_GO])
+        stats.extra["second_nodes"] = int(second.ctr[ks.C_NODES])
     except LimitReached as exc:
         stats.extra["fewest_moves"] = False
         stats.extra["fewest_moves_message"] = f"moves not minimised: {exc}"
