@@ -4,6 +4,7 @@ metric (the native optimum, a plan of that length from the encoding, UNSAT one b
     .venv/bin/python benchmarks/sokoban_encodings.py --levels 1-30 --metric moves --encoding sok-onehot
     .venv/bin/python benchmarks/sokoban_encodings.py --levels 1-30 --metric pushes --encoding sok-push
     .venv/bin/python benchmarks/sokoban_encodings.py --levels 1-30 --metric moves --encoding sok-walk
+    .venv/bin/python benchmarks/sokoban_encodings.py --levels 1-30 --metric moves --encoding cp-sok
     .venv/bin/python benchmarks/sokoban_encodings.py --levels 1-30 --metric pushes --encoding cp-sok-push
 
 Prints one tab-separated row per level: level, metric, optimum, verdict, the encoding's plan and

@@ -477,3 +477,51 @@ def test_wall_paths_are_shortest():
     for c, e, path in paths:
         assert path[-1] == e and len(path) == walk_distances(model.nbr, c)[e]
         assert all(b in model.nbr[a] for a, b in zip([c] + path, path))
+
+
+# -- cp-sok with sok-onehot's pattern bounds and the player's parity -----------------------------
+CP_VARIANTS = {"all": EncodingOptions(), "no-parity": EncodingOptions(parity=False),
+               "no-bounds": EncodingOptions(distance_cuts=False),
+               "neither": EncodingOptions(parity=False, distance_cuts=False)}
+
+
+@pytest.mark.parametrize("variant", CP_VARIANTS)
+@pytest.mark.parametrize("name", ["seed-004.yaml", "seed-004-player-goal.yaml", "three.yaml", "pocket.yaml"])
+def test_cp_bounds_and_parity_on_and_off(name, variant):
+    """The bfs optimum and UNSAT one below, with the pattern bounds (under distance_cuts) and
+    the parity rule each on and off, and padded horizons (parity's idle release)."""
+    options = CP_VARIANTS[variant]
+    model = load(SOK / name)
+    best = optimum(name)
+    enc = SokobanCp(model, options)
+    assert (enc.bounds is not None) == options.distance_cuts
+    if enc.bounds is not None:
+        assert len(enc.bounds.to_go) == min(2, len(enc.start_boxes) - 1)
+    for horizon in (best, best + 1):
+        assert_plan(model, run(SokobanCp, model, horizon, options), horizon)
+    assert run(SokobanCp, model, best - 1, options).answer is Answer.UNSAT
+
+
+@pytest.mark.parametrize("variant", ["all", "no-parity"])
+def test_cp_exact_parity(variant):
+    """Under `exact` the parity rule narrows the player's domain: exactly best and best + 2 are
+    plans, best + 1 is not (every move changes the player's colour, and the goal fixes it)."""
+    model = load(SOK / "seed-004-player-goal.yaml")
+    best = optimum("seed-004-player-goal.yaml")
+    exact = CP_VARIANTS[variant].with_(goal="exact", no_reversal=False)
+    assert_plan(model, run(SokobanCp, model, best, exact), best, exact=True)
+    assert_plan(model, run(SokobanCp, model, best + 2, exact), best + 2, exact=True)
+    assert run(SokobanCp, model, best + 1, exact).answer is Answer.UNSAT
+
+
+@pytest.mark.parametrize("level", [2, 30])
+def test_cp_on_three_box_microban(level):
+    """Pair tables, parity and all cuts on: the native engine's optimum, padded by up to 2 idle
+    steps, and UNSAT one below."""
+    from puzzleplan.models.sokoban.model import load_collection
+    model = load_collection(MICROBAN, level)
+    best = solve(model, "astar", Request()).plan.length
+    assert len(SokobanCp(model).bounds.to_go) == 2
+    for horizon in range(best, best + 3):
+        assert_plan(model, run(SokobanCp, model, horizon), horizon)
+    assert run(SokobanCp, model, best - 1).answer is Answer.UNSAT

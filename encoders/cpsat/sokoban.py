@@ -22,19 +22,36 @@ Cuts (options):
         exceeds T - t, the player's domain at t keeps the cells within T - t walking steps of
         the player goal, and sum_c near(c) * box_c_t <= T - t (every push changes one box's
         nearest-goal push distance by at most one, so the sum bounds the moves left).
+        Pattern bounds (encoders/sat/sokoban_bound.py, the tables sok-onehot reads): for one
+        box, and for two when the level has three or more, with the player on p, the fewest
+        moves that pattern alone needs to reach goals and to be reached from the start. Every
+        plan replayed on the level holding only the pattern's boxes is a plan of the pattern
+        with the same moves (pushes of other boxes become walks), so a plan of <= T moves never
+        has the pattern with the player on p at step t when the first exceeds T - t or the
+        second exceeds t. Per pattern and step: box_c_t constant 0 (one box, every player cell
+        ruled out), OR -box (two boxes, every cell ruled out), or, enforced by the pattern's
+        boxes, pos_t in the cells left (one linear constraint on pos_t instead of a clause per
+        cell).
     no_reversal (`goal: by` only): a walk d at t-1 followed by the opposite direction at t.
     idle_at_end (`goal: by`): idle_t -> idle_t+1.
+    parity: every move takes the player to a neighbouring cell, so its cell's chessboard colour
+        changes at every move. Under `exact`, pos_t's domain keeps the start's colour exactly
+        when t is even; under `by` with idle_at_end (idle steps come last, so a step that is not
+        idle follows only moves), -idle_t enforces that colour rule on pos_t+1. Holds for every
+        plan (padded with idle at the end), so UNSAT still proves no plan of <= T moves.
 Only the `moves` metric is encoded: under `pushes` the constructor raises ValueError.
 `add_hint(moves)` replays the plan (padding with idle) and hints pos, act and the boxes.
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.sokoban import SokobanLevel, check_metric
+from puzzleplan.encoders.sat.sokoban_bound import PatternBounds
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
 from puzzleplan.encoders.cpsat.base import CpEncoding
 from puzzleplan.models.sokoban.analysis import INF
@@ -44,7 +61,8 @@ IDLE = 4
 
 
 class SokobanCp(SokobanLevel, CpEncoding):
-    """Integer player on a step table, boolean boxes, a box count and a distance sum per step."""
+    """Integer player on a step table, boolean boxes, a box count and a distance sum per step,
+    pattern bounds and the player's chessboard parity."""
 
     family = "sokoban"
     name = "cp-sok"
@@ -59,17 +77,67 @@ class SokobanCp(SokobanLevel, CpEncoding):
         self.box: list[dict[int, Any]] = []
         self._false: Any = None
         self.patterns = frozen_patterns(model, self.boxable)
+        self.bounds = PatternBounds(model, self.boxable, len(self.start_boxes)) if options.distance_cuts else None
+        self.colour = [(r + c) % 2 for r, c in model.cells]
+        self._off: dict[int, set[int]] = {}
+        self._ruled_out: dict[int, dict[tuple[int, ...], set[int]]] = {}
 
     def _box_allowed(self, c: int, t: int, horizon: int) -> bool:
-        if not self.boxable[c]:
+        if not self.boxable[c] or c in self._off.get(t, ()):
             return False
         return not (self.options.distance_cuts and self.near[c] > horizon - t)
 
     def _player_cells(self, t: int, horizon: int) -> list[int]:
         pg_dist = self.model.pg_dist
+        cells = list(range(self.n))
+        if self.options.parity and not self.idle:    # `exact`: the colour is fixed by t alone
+            want = (self.colour[self.model.start_player] + t) % 2
+            cells = [c for c in cells if self.colour[c] == want]
         if not self.options.distance_cuts or pg_dist is None:
-            return list(range(self.n))
-        return [c for c in range(self.n) if pg_dist[c] <= horizon - t]
+            return cells
+        return [c for c in cells if pg_dist[c] <= horizon - t]
+
+    def _read_bounds(self, horizon: int) -> None:
+        """Sort the pattern bounds' forbidden (boxes, player, step) triples: single boxes with
+        every player cell ruled out (constant 0) and, per step and pattern, the player's cells
+        ruled out (None: all of them)."""
+        self._off = defaultdict(set)
+        self._ruled_out = defaultdict(dict)
+        if self.bounds is None:
+            return
+        for cells, p, t in self.bounds.forbidden(horizon):
+            if p is None and len(cells) == 1:
+                self._off[t].add(cells[0])
+                continue
+            players = self._ruled_out[t].setdefault(cells, set())
+            if p is None:
+                players.update(range(self.n))
+            else:
+                players.add(p)
+
+    def _add_bounds(self, t: int, cells: list[int], boxes: dict[int, Any]) -> None:
+        """The pattern bounds at step t: the player is off the ruled-out cells while the
+        pattern's boxes stand (no box variable: nothing to forbid)."""
+        cp = self.cp
+        for pattern, players in self._ruled_out.get(t, {}).items():
+            lits = [boxes[c] for c in pattern]
+            if any(b is self._false for b in lits):
+                continue
+            left = [c for c in cells if c not in players and c not in pattern]
+            if not left:
+                cp.AddBoolOr([b.Not() for b in lits])
+            elif len(left) < len(cells):
+                cp.AddLinearExpressionInDomain(self.pos[t], cp_model.Domain.FromValues(left)).OnlyEnforceIf(lits)
+
+    def _add_parity(self, t: int, dt: list[Any]) -> None:
+        """Under `by` with idle_at_end: a step t that is not idle puts the player at t+1 on the
+        start's colour when t+1 is even, else on the other one."""
+        if not (self.options.parity and self.idle and self.options.idle_at_end):
+            return
+        want = (self.colour[self.model.start_player] + t + 1) % 2
+        right = [c for c in range(self.n) if self.colour[c] == want]
+        self.cp.AddLinearExpressionInDomain(self.pos[t + 1], cp_model.Domain.FromValues(right)
+                                            ).OnlyEnforceIf(dt[IDLE].Not())
 
     def build(self, horizon: int) -> cp_model.CpModel:
         self.cp = cp = cp_model.CpModel()
@@ -77,6 +145,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
         self._false = false = cp.NewConstant(0)
         nboxes = len(self.start_boxes)
         top = IDLE if self.idle else 3
+        self._read_bounds(T)
         self.pos, self.act, self.box = [], [], []
         at: list[list[Any]] = []
         for t in range(T + 1):
@@ -98,6 +167,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
             self.pos.append(p)
             at.append(row)
             self.box.append(boxes)
+            self._add_bounds(t, cells, boxes)
         table = [(c, d, j) for c in range(n) for d, j in enumerate(nbr[c]) if j >= 0]
         if self.idle:
             table += [(c, IDLE, c) for c in range(n)]
@@ -110,6 +180,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
             dt = [cp.NewBoolVar(f"dir_{k}_t{t}") for k in range(top + 1)]
             cp.AddMapDomain(a, dt)
             dirs.append(dt)
+            self._add_parity(t, dt)
             push = cp.NewBoolVar(f"push_t{t}")
             cp.AddElement(self.pos[t + 1], [self.box[t][c] for c in range(n)], push)
             pushes.append(push)
