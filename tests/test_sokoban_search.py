@@ -224,19 +224,24 @@ def small_levels(draw: st.DrawFn) -> Sokoban:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_levels(), st.sampled_from(METRICS))
 def test_random_levels_pruned_unpruned_and_bfs_agree(model: Sokoban, metric: str) -> None:
-    model = model.with_options(metric=metric)
+    assert_agrees_with_bfs(model.with_options(metric=metric), UNPRUNED)
+
+
+def assert_agrees_with_bfs(model: Sokoban, plain_options: dict) -> None:
+    """The push engine with its defaults and with `plain_options` finds unpruned BFS's optimum
+    (under pushes, both the same fewest moves), its plan checked."""
     from puzzleplan.plans.core.context import SearchContext
     from puzzleplan.plans.search import bfs
     reference = bfs.run(model.with_options(prune=False), Request(), SearchContext())
-    pruned = push(model)
-    plain = push(model, **UNPRUNED)
+    default = push(model)
+    plain = push(model, **plain_options)
     if reference.plan is None:
-        assert pruned.plan is None and plain.plan is None
+        assert default.plan is None and plain.plan is None
         return
-    assert pruned.plan.cost == plain.plan.cost == reference.plan.cost
-    assert check_plan(model, pruned.plan.text()).valid
-    if metric == "pushes":
-        assert pruned.plan.length == plain.plan.length
+    assert default.plan.cost == plain.plan.cost == reference.plan.cost
+    assert check_plan(model, default.plan.text()).valid
+    if model.metric == "pushes":
+        assert default.plan.length == plain.plan.length
 
 
 def test_symmetries_found() -> None:
@@ -292,16 +297,4 @@ def mirrored_levels(draw: st.DrawFn) -> Sokoban:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mirrored_levels(), st.sampled_from(METRICS))
 def test_mirrored_levels_folded_unfolded_and_bfs_agree(model: Sokoban, metric: str) -> None:
-    model = model.with_options(metric=metric)
-    from puzzleplan.plans.core.context import SearchContext
-    from puzzleplan.plans.search import bfs
-    reference = bfs.run(model.with_options(prune=False), Request(), SearchContext())
-    folded = push(model)
-    plain = push(model, symmetry=False, to_go=False)
-    if reference.plan is None:
-        assert folded.plan is None and plain.plan is None
-        return
-    assert folded.plan.cost == plain.plan.cost == reference.plan.cost
-    assert check_plan(model, folded.plan.text()).valid
-    if metric == "pushes":
-        assert folded.plan.length == plain.plan.length
+    assert_agrees_with_bfs(model.with_options(metric=metric), {"symmetry": False, "to_go": False})

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import combinations
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from puzzleplan.models.sokoban.analysis import INF
 from puzzleplan.models.sokoban.level import OPPOSITE
@@ -36,30 +36,23 @@ def pattern_moves(model: Any, boxable: Sequence[bool], size: int) -> dict[State,
     (states missing from the result: never; boxes only on `boxable` cells)."""
     nbr = model.nbr
     goals = [g for g in model.goal_cells if boxable[g]]
-    dist: dict[State, int] = {}
-    queue: deque[State] = deque()
-    for placed in combinations(sorted(goals), size):
-        for p in range(model.ncells):
-            if p not in placed:
-                dist[(placed, p)] = 0
-                queue.append((placed, p))
-    while queue:
-        state = queue.popleft()
+
+    def before(state: State) -> Iterator[State]:
+        """The states one move before `state`: a walk into q, or a push into q (a pull back)."""
         boxes, q = state
-        step = dist[state] + 1
         for e in range(4):
-            # a walk into q from p (q held no box before either)
             p = nbr[q][e]
             if p >= 0 and p not in boxes:
-                _visit(dist, queue, (boxes, p), step)
-            # a push into q in direction d = opposite(e): the box went from q to k, the player from p
-            k = nbr[q][OPPOSITE[e]]
-            if p < 0 or k < 0 or k not in boxes:
-                continue
-            before = tuple(sorted(q if b == k else b for b in boxes))
-            if p not in before and boxable[q]:
-                _visit(dist, queue, (before, p), step)
-    return dist
+                yield boxes, p                      # a walk from p into q (q held no box either)
+            k = nbr[q][OPPOSITE[e]]                 # a push from q onto k, the player from p
+            if p >= 0 and k >= 0 and k in boxes and boxable[q]:
+                pulled = tuple(sorted(q if b == k else b for b in boxes))
+                if p not in pulled:
+                    yield pulled, p
+
+    seeds = ((placed, p) for placed in combinations(sorted(goals), size)
+             for p in range(model.ncells) if p not in placed)
+    return _breadth_first(seeds, before)
 
 
 def pattern_reach(model: Any, boxable: Sequence[bool], size: int) -> dict[State, int]:
@@ -67,31 +60,40 @@ def pattern_reach(model: Any, boxable: Sequence[bool], size: int) -> dict[State,
     starting on any `size` of the start's box cells, alone on the level (missing: never)."""
     nbr = model.nbr
     starts = [c for c in range(model.ncells) if model.start_boxes >> c & 1 and boxable[c]]
-    dist: dict[State, int] = {}
-    queue: deque[State] = deque()
-    for placed in combinations(starts, size):
-        _visit(dist, queue, (placed, model.start_player), 0)
-    while queue:
-        state = queue.popleft()
+
+    def after(state: State) -> Iterator[State]:
+        """The states one move after `state`: a walk, or a push onto a free boxable cell."""
         boxes, p = state
-        step = dist[state] + 1
         for d in range(4):
             q = nbr[p][d]
             if q < 0:
                 continue
             if q not in boxes:
-                _visit(dist, queue, (boxes, q), step)
+                yield boxes, q
                 continue
             k = nbr[q][d]
             if k >= 0 and boxable[k] and k not in boxes:
-                _visit(dist, queue, (tuple(sorted(k if b == q else b for b in boxes)), q), step)
+                yield tuple(sorted(k if b == q else b for b in boxes)), q
+
+    return _breadth_first(((placed, model.start_player) for placed in combinations(starts, size)), after)
+
+
+def _breadth_first(seeds: Iterable[State], successors: Callable[[State], Iterator[State]]) -> dict[State, int]:
+    """Breadth-first distances from `seeds` (distance 0) along `successors`."""
+    dist: dict[State, int] = {}
+    queue: deque[State] = deque()
+    for seed in seeds:
+        if seed not in dist:
+            dist[seed] = 0
+            queue.append(seed)
+    while queue:
+        state = queue.popleft()
+        step = dist[state] + 1
+        for nxt in successors(state):
+            if nxt not in dist:
+                dist[nxt] = step
+                queue.append(nxt)
     return dist
-
-
-def _visit(dist: dict[State, int], queue: deque[State], state: State, value: int) -> None:
-    if state not in dist:
-        dist[state] = value
-        queue.append(state)
 
 
 class PatternBounds:
