@@ -78,7 +78,6 @@ class SokobanCp(SokobanLevel, CpEncoding):
         self._false: Any = None
         self.patterns = frozen_patterns(model, self.boxable)
         self.bounds = PatternBounds(model, self.boxable, len(self.start_boxes)) if options.distance_cuts else None
-        self.colour = [(r + c) % 2 for r, c in model.cells]
         self._off: dict[int, set[int]] = {}
         self._ruled_out: dict[int, dict[tuple[int, ...], set[int]]] = {}
 
@@ -89,10 +88,8 @@ class SokobanCp(SokobanLevel, CpEncoding):
 
     def _player_cells(self, t: int, horizon: int) -> list[int]:
         pg_dist = self.model.pg_dist
-        cells = list(range(self.n))
-        if self.options.parity and not self.idle:    # `exact`: the colour is fixed by t alone
-            want = (self.colour[self.model.start_player] + t) % 2
-            cells = [c for c in cells if self.colour[c] == want]
+        # `exact`: the colour is fixed by t alone
+        cells = self.colour_cells(t) if self.options.parity and not self.idle else list(range(self.n))
         if not self.options.distance_cuts or pg_dist is None:
             return cells
         return [c for c in cells if pg_dist[c] <= horizon - t]
@@ -134,9 +131,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
         start's colour when t+1 is even, else on the other one."""
         if not (self.options.parity and self.idle and self.options.idle_at_end):
             return
-        want = (self.colour[self.model.start_player] + t + 1) % 2
-        right = [c for c in range(self.n) if self.colour[c] == want]
-        self.cp.AddLinearExpressionInDomain(self.pos[t + 1], cp_model.Domain.FromValues(right)
+        self.cp.AddLinearExpressionInDomain(self.pos[t + 1], cp_model.Domain.FromValues(self.colour_cells(t + 1))
                                             ).OnlyEnforceIf(dt[IDLE].Not())
 
     def build(self, horizon: int) -> cp_model.CpModel:

@@ -98,6 +98,14 @@ class SokobanLevel:
         # a box or goal outside the player's area (the model's stray cells) is never paired:
         # no plan at all, whatever the horizon
         self.hopeless = bool(getattr(getattr(model, "level", None), "stray", ()))
+        self.colour = [(r + c) % 2 for r, c in model.cells]
+        self.start_colour = self.colour[model.start_player]
+
+    def colour_cells(self, moves: int) -> list[int]:
+        """The cells the player can stand on after exactly `moves` moves: every move takes it to
+        a neighbouring cell, so the colour of its cell on a chessboard changes each time."""
+        want = (self.start_colour + moves) % 2
+        return [c for c in range(self.n) if self.colour[c] == want]
 
 
 class SokobanOneHot(SokobanLevel, SatEncoding):
@@ -118,7 +126,6 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
         self.shortcuts = [(c, e, path) for c, e, path in wall_paths(model.nbr)
                           if len(path) <= self.SHORTCUT_MAX] if self.reversal else []
         self._rows: dict[int, tuple[list[int], list[int]]] = {}
-        self.colour = [(r + c) % 2 for r, c in model.cells]
 
     # -- variables ------------------------------------------------------------------------------
     def player(self, c: int, t: int) -> int:
@@ -232,8 +239,8 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
         if not self.options.parity or (self.idle and not self.options.idle_at_end):
             return []
         release = [self.var("idle", t)] if self.idle else []
-        want = (self.colour[self.model.start_player] + t + 1) % 2
-        return [[-self.player(c, t + 1)] + release for c in range(self.n) if self.colour[c] != want]
+        allowed = set(self.colour_cells(t + 1))
+        return [[-self.player(c, t + 1)] + release for c in range(self.n) if c not in allowed]
 
     SHORTCUT_MAX = 3            # wall distances D the shortcut cut covers (longer: more clauses, measured no faster)
     LOOPS = (4, 6, 8, 10, 12)   # walk-only loops forbidden (2 is the reversal cut)
