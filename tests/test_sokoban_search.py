@@ -298,3 +298,44 @@ def mirrored_levels(draw: st.DrawFn) -> Sokoban:
 @given(mirrored_levels(), st.sampled_from(METRICS))
 def test_mirrored_levels_folded_unfolded_and_bfs_agree(model: Sokoban, metric: str) -> None:
     assert_agrees_with_bfs(model.with_options(metric=metric), {"symmetry": False, "to_go": False})
+
+
+def test_table_tells_states_with_one_hash_apart() -> None:
+    """The table's slots carry the player and part of the hash (kernel_search.entry); a state
+    that shares another's whole hash is still told apart by its boxes, and by its player."""
+    import numpy as np
+
+    from puzzleplan.models.sokoban import kernel_search as ks
+    table = np.full(8, -1, np.int64)
+    boxes = np.array([[1, 5], [2, 6]], np.int16)
+    key = np.uint64(0xDEADBEEF12345678)
+    slot = ks.find(table, boxes, key, boxes[0], 3)
+    assert slot < 0
+    table[-slot - 1] = ks.entry(key, 3, 0)
+    assert ks.find(table, boxes, key, boxes[0], 3) == 0
+    assert ks.find(table, boxes, key, boxes[1], 3) < 0           # same hash, other boxes
+    assert ks.find(table, boxes, key, boxes[0], 4) < 0           # same hash and boxes, other player
+    free = ks.find(table, boxes, key, boxes[1], 3)
+    table[-free - 1] = ks.entry(key, 3, 1)
+    assert ks.find(table, boxes, key, boxes[1], 3) == 1
+    assert ks.find(table, boxes, key, boxes[0], 3) == 0
+
+
+def test_prefetch_changes_nothing() -> None:
+    import numpy as np
+    from numba import njit
+
+    from puzzleplan.models.sokoban.prefetch import prefetch
+
+    @njit
+    def hinted_sum(values, order):
+        total = 0
+        for k in range(order.shape[0]):
+            if k + 4 < order.shape[0]:
+                prefetch(values, order[k + 4])
+            total += values[order[k]]
+        return total
+
+    values = np.arange(1000, dtype=np.int64) * 7
+    order = np.random.default_rng(1).integers(0, 1000, 500)
+    assert hinted_sum(values, order) == int(values[order].sum())

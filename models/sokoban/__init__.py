@@ -5,7 +5,8 @@ letters, the Level data; imports nothing of the package), `notation` (XSB levels
 collections read into data), `analysis` (dead squares, the matching bound and its cache),
 `model` on top (moves and pushes metrics, deadlock pruning). The family's own engine `push`
 (the default): `tables` (player-aware push distances, numpy), `kernel_rules` and `kernel_search`
-(numba: walks, matching, freeze and PI-corral tests, the resumable A* loop), `native` (the
+(numba: walks, matching, freeze and PI-corral tests, the resumable A* loop; `prefetch`, a cache
+hint for its table look-ups), `native` (the
 driver: limits, pushes-then-moves, plans). The independent plan checker is
 `puzzleplan.plans.check.sokoban`, apart on purpose.
 """

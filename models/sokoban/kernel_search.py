@@ -25,7 +25,8 @@ stop and resume: the driver checks its limits between slices and grows the array
     the push that made i, in its parent's frame; -1 the root; -2 the final walk to the player's
     goal), sym[i] (0, or k + 1: the state stored is the k-th symmetry's image of the child that
     push made; symmetry.py), table (open
-    addressing on key, -1 empty), heap (hkey, hidx: a state's entry is stale when its key is no
+    addressing on key, -1 empty; a slot holds `entry`: the player and 16 bits of the key above
+    the index), heap (hkey, hidx: a state's entry is stale when its key is no
     longer the state's own)
     ctr: see the C_* indices; par: see the P_* indices.
 
@@ -46,6 +47,7 @@ from numba import njit
 from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, frozen, lowest_reached,
                                                    pi_corral, pair_bound, reassign, row_min, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
+from puzzleplan.models.sokoban.prefetch import prefetch
 
 PUSHES, MOVES, LEXICAL = 0, 1, 2
 SCALE = 1 << 24             # LEXICAL: a push outweighs any number of moves
@@ -106,16 +108,26 @@ def heap_pop(hkey, hidx, ctr):
 
 
 @njit(cache=True)
-def find(table, keys, boxes, player, key, child, p):
+def entry(key, p, j):
+    """A table slot's content for state j (player on p, hash `key`): the player and 16 bits of
+    the hash above the index, so a probe rejects other states, and checks the player, without
+    reading the state arrays (a cache miss each)."""
+    return (np.int64(p) << np.int64(48)) | (np.int64(key >> np.uint64(48)) << np.int64(32)) | np.int64(j)
+
+
+@njit(cache=True)
+def find(table, boxes, key, child, p):
     """The index of the stored state (child, p) with hash `key`, or -(slot + 1) of the free slot."""
     mask = table.shape[0] - 1
     slot = np.int64(key & np.uint64(mask))
+    tag = entry(key, p, 0) >> np.int64(32)
     nb = child.shape[0]
     while True:
-        j = table[slot]
-        if j < 0:
+        e = table[slot]
+        if e < 0:
             return -(slot + 1)
-        if keys[j] == key and player[j] == p:
+        if (e >> np.int64(32)) == tag:
+            j = e & np.int64(0xFFFFFFFF)
             same = True
             for i in range(nb):
                 if boxes[j, i] != child[i]:
@@ -127,14 +139,14 @@ def find(table, keys, boxes, player, key, child, p):
 
 
 @njit(cache=True)
-def rehash(table, keys, count):
+def rehash(table, keys, player, count):
     """Refill a fresh table (all -1) with states 0..count-1."""
     mask = table.shape[0] - 1
     for j in range(count):
         slot = np.int64(keys[j] & np.uint64(mask))
         while table[slot] >= 0:
             slot = (slot + 1) & mask
-        table[slot] = j
+        table[slot] = entry(keys[j], player[j], j)
 
 
 @njit(cache=True)
@@ -158,7 +170,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
-    rtable, rkeys, rboxes, rplayer, rsym, rdist = ref
+    rtable, rboxes, rsym, rdist = ref
     record = par[P_EDGES] != 0
     use_ref = par[P_TO_GO] != 0
     n = nbr.shape[0]
@@ -262,12 +274,14 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                 for i in range(nb):
                     child[i] = boxes[s, i]
                 key = keys[s] ^ zplayer[p] ^ zplayer[pgoal]
-                found = find(table, keys, boxes, player, key, child, pgoal)
+                found = find(table, boxes, key, child, pgoal)
                 cg = g + dist[pgoal]
                 if cap >= 0 and mode == MOVES and cg > cap:
                     ctr[C_CAPPED] = 1
                 elif found < 0 or cg < g_of[found]:
                     _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
+            if mode != PUSHES:
+                _prefetch_children(nbr, occ, seen, stamp, boxes[s], keys[s] ^ zplayer[p], zbox, zplayer, table)
             for i in range(nb):
                 b = boxes[s, i]
                 for d in range(4):
@@ -338,7 +352,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                                 key ^= zbox[canon[k]]
                     else:
                         fp = pc
-                    found = find(table, keys, boxes, player, key, child, fp)
+                    found = find(table, boxes, key, child, fp)
                     if found >= 0:
                         if record:
                             edge[ctr[C_EDGES]] = found
@@ -385,7 +399,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                             count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
                             occ[t] = 0
                             occ[b] = 1
-                            r = _lookup(rtable, rkeys, rboxes, rplayer, rsym, zbox, zplayer, raw, queue2, count,
+                            r = _lookup(rtable, rboxes, rsym, zbox, zplayer, raw, queue2, count,
                                         canon, trial)
                             if r >= 0:
                                 ctr[C_TO_GO] += 1
@@ -412,6 +426,21 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
 
 
 @njit(cache=True)
+def _prefetch_children(nbr, occ, seen, stamp, parent, key, zbox, zplayer, table):
+    """Ask for the table slots of the parent's children (player on the pushed box's old cell:
+    MOVES, LEXICAL; `key`: the parent's hash without its player) before any is looked up. A
+    child stored folded (symmetry) has another slot; its hint is merely wasted."""
+    mask = table.shape[0] - 1
+    for i in range(parent.shape[0]):
+        b = parent[i]
+        for d in range(4):
+            q = nbr[b, d ^ 1]
+            t = nbr[b, d]
+            if q >= 0 and t >= 0 and occ[t] == 0 and seen[q] == stamp:
+                prefetch(table, np.int64((key ^ zbox[b] ^ zbox[t] ^ zplayer[b]) & np.uint64(mask)))
+
+
+@njit(cache=True)
 def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded):
     """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it.
     Returns its index."""
@@ -421,7 +450,7 @@ def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded)
     else:
         j = ctr[C_STATES]
         ctr[C_STATES] = j + 1
-        table[-found - 1] = j
+        table[-found - 1] = entry(key, pc, j)
         for i in range(child.shape[0]):
             boxes[j, i] = child[i]
         player[j] = pc
@@ -438,7 +467,7 @@ def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded)
 
 
 @njit(cache=True)
-def _lookup(table, keys, boxes, player, symcells, zbox, zplayer, child, area, count, canon, trial):
+def _lookup(table, boxes, symcells, zbox, zplayer, child, area, count, canon, trial):
     """The index in another search's table (PUSHES: player normalised, folded by `symcells`) of
     the state with sorted boxes `child` whose player reaches area[:count]; -1 when not stored."""
     pc = lowest_reached(area, count)
@@ -450,7 +479,7 @@ def _lookup(table, keys, boxes, player, symcells, zbox, zplayer, child, area, co
     key = zplayer[pc]
     for k in range(child.shape[0]):
         key ^= zbox[canon[k]]
-    found = find(table, keys, boxes, player, key, canon, pc)
+    found = find(table, boxes, key, canon, pc)
     return found if found >= 0 else -1
 
 

@@ -118,7 +118,7 @@ class _Search:
         self.estart = np.zeros(cap_states if record else 1, np.int64)
         self.ecount = np.zeros(cap_states if record else 1, np.int32)
         self.edge = np.zeros(cap_states * 4 if record else 1, np.int32)
-        self.table = np.full(cap_states * 4, -1, np.int32)
+        self.table = np.full(cap_states * 4, -1, np.int64)
         self.hkey = np.zeros(cap_states, np.int64)
         self.hidx = np.zeros(cap_states, np.int32)
         self.ctr = np.zeros(ks.NCTR, np.int64)
@@ -132,10 +132,10 @@ class _Search:
         self.symmetries = symmetries(model, exact=mode != ks.PUSHES) if rules.symmetry and rules.prune else \
             none(model.ncells)
         if ref is not None and to_go is not None:
-            self.ref = (ref.table, ref.keys, ref.boxes, ref.player, ref.symmetries.cells, to_go)
+            self.ref = (ref.table, ref.boxes, ref.symmetries.cells, to_go)
         else:
-            self.ref = (np.full(1, -1, np.int32), np.zeros(1, np.uint64), np.zeros((1, self.nb), np.int16),
-                        np.zeros(1, np.int16), none(model.ncells).cells, np.zeros(1, np.int32))
+            self.ref = (np.full(1, -1, np.int64), np.zeros((1, self.nb), np.int16), none(model.ncells).cells,
+                        np.zeros(1, np.int32))
         self.root_bound = self._seed(model, start_player)
 
     def _arrays(self) -> tuple:
@@ -158,8 +158,8 @@ class _Search:
         key = np.uint64(zplayer[start_player])
         for c in boxes:
             key ^= zbox[c]
-        slot = ks.find(self.table, self.keys, self.boxes, self.player, key, boxes, start_player)
-        self.table[-slot - 1] = 0
+        slot = ks.find(self.table, self.boxes, key, boxes, start_player)
+        self.table[-slot - 1] = ks.entry(key, start_player, 0)
         self.boxes[0] = boxes
         self.player[0] = start_player
         self.keys[0] = key
@@ -197,8 +197,8 @@ class _Search:
             elif code == ks.GROW_EDGES:
                 self.edge = _grown(self.edge, len(self.edge) * 2)
             elif code == ks.GROW_TABLE:
-                self.table = np.full(len(self.table) * 2, -1, np.int32)
-                ks.rehash(self.table, self.keys, int(self.ctr[ks.C_STATES]))
+                self.table = np.full(len(self.table) * 2, -1, np.int64)
+                ks.rehash(self.table, self.keys, self.player, int(self.ctr[ks.C_STATES]))
             ctx.poll()
 
     def _grow_states(self) -> None:
