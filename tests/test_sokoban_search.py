@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from puzzleplan.models import load, loads
@@ -303,8 +304,6 @@ def test_mirrored_levels_folded_unfolded_and_bfs_agree(model: Sokoban, metric: s
 def test_table_tells_states_with_one_hash_apart() -> None:
     """The table's slots carry the player and part of the hash (kernel_search.entry); a state
     that shares another's whole hash is still told apart by its boxes, and by its player."""
-    import numpy as np
-
     from puzzleplan.models.sokoban import kernel_search as ks
     table = np.full(8, -1, np.int64)
     boxes = np.array([[1, 5], [2, 6]], np.int16)
@@ -322,7 +321,6 @@ def test_table_tells_states_with_one_hash_apart() -> None:
 
 
 def test_prefetch_changes_nothing() -> None:
-    import numpy as np
     from numba import njit
 
     from puzzleplan.models.sokoban.prefetch import prefetch
@@ -339,3 +337,57 @@ def test_prefetch_changes_nothing() -> None:
     values = np.arange(1000, dtype=np.int64) * 7
     order = np.random.default_rng(1).integers(0, 1000, 500)
     assert hinted_sum(values, order) == int(values[order].sum())
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), ties=st.booleans())
+def test_every_image_folds_to_one_representative(seed: int, ties: bool) -> None:
+    """kernel_rules.canonical gives all images of a state (Microban 146's eight turns and
+    mirrors) the same boxes and player, both for exact players and for normalised ones (the
+    player's area mapped with the boxes); `ties` draws box sets that are themselves symmetric."""
+    from puzzleplan.models.sokoban.kernel_rules import canonical, image_hashes
+    from puzzleplan.models.sokoban.symmetry import find
+    model = microban(146, "moves")
+    cells = find(model, exact=True).cells
+    zbox = build(model, pairs=False).zbox
+    rng = np.random.default_rng(seed)
+    n = cells.shape[1]
+    nb = len(model.goal_cells)
+    if ties:                                # a box set closed under one symmetry: its images tie
+        k = int(rng.integers(len(cells)))
+        chosen: set[int] = set()
+        for c in rng.permutation(n):
+            orbit = _orbit(cells[k], int(c))
+            if not orbit & chosen and len(chosen) + len(orbit) <= nb - 1:
+                chosen |= orbit
+        assume(len(chosen) >= 2)
+        boxes = np.array(sorted(chosen), np.int16)
+        nb = len(boxes)
+    else:
+        boxes = np.sort(rng.choice(n, nb, replace=False)).astype(np.int16)
+    free = [c for c in range(n) if c not in set(boxes.tolist())]
+    player = int(rng.choice(free))
+    area = np.array(rng.choice(free, 3, replace=False).tolist() + [player], np.int64)
+    results = set()
+    for k in range(-1, len(cells)):
+        image = boxes.copy() if k < 0 else np.sort(cells[k][boxes]).astype(np.int16)
+        p = player if k < 0 else int(cells[k, player])
+        moved_area = area if k < 0 else cells[k][area].astype(np.int64)
+        hashes = np.zeros(len(cells) + 1, np.uint64)
+        image_hashes(image, cells, zbox, hashes)
+        for count in (0, len(area)):
+            best, trial = np.zeros(nb, np.int16), np.zeros(nb, np.int16)
+            start = p if count == 0 else int(moved_area.min())
+            _, q = canonical(image, start, cells, moved_area, count, best, trial, hashes)
+            results.add((count, tuple(best.tolist()), int(q)))
+    assert len(results) == 2                # one representative per player kind
+
+
+def _orbit(image: np.ndarray, cell: int) -> set[int]:
+    """The cells a symmetry's powers take `cell` to."""
+    orbit = {cell}
+    x = int(image[cell])
+    while x not in orbit:
+        orbit.add(x)
+        x = int(image[x])
+    return orbit

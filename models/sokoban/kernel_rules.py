@@ -389,40 +389,77 @@ def work_arrays(nboxes: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(**JIT)
-def canonical(child, player, cells, area, count, best, trial):
+def canonical(child, player, cells, area, count, best, trial, hashes):
     """The least image of a state (sorted boxes `child`, `player`) under the symmetries `cells`
-    (symmetry.py), by boxes, then player: fills `best` with its sorted boxes and returns (k + 1
-    for the k-th symmetry, 0 for the state itself; the image's player). With count > 0 the
+    (symmetry.py), ordered by the boxes' hash (hashes[0]: the XOR of zbox over child's cells,
+    hashes[k + 1]: over their images under the k-th symmetry; `image_hashes`), then the sorted
+    boxes, then the player: fills `best` with its sorted boxes and returns (k + 1 for the k-th
+    symmetry, 0 for the state itself; the image's player). The order is total and every image
+    sees the same orbit, so all images of a state get one representative. With count > 0 the
     player is normalised and area[:count] are the cells it reaches: the image's player is the
     lowest image of those. Why folding keeps every optimum: symmetry.py.
 
-    The players are compared only among the images with the least boxes (usually one)."""
+    Hashes are compared first because they need no sorting (the caller updates them by two
+    XORs a push); only the winner is sorted, and images whose hashes tie (the same boxes, as a
+    rule) are compared in full."""
     nb = child.shape[0]
-    for i in range(nb):
-        best[i] = child[i]
+    low = hashes[0]
     which = 0
     ties = False
     for k in range(cells.shape[0]):
-        _image(child, cells, k, trial)
-        order = _compare(trial, best)
-        if order < 0:
-            for i in range(nb):
-                best[i] = trial[i]
+        x = hashes[k + 1]
+        if x < low:
+            low = x
             which = k + 1
             ties = False
-        elif order == 0:
+        elif x == low:
             ties = True
+    if which == 0:
+        for i in range(nb):
+            best[i] = child[i]
+    else:
+        _image(child, cells, which - 1, best)
     best_p = _player_image(player, cells, which, area, count)
     if ties:
-        for k in range(cells.shape[0]):
-            if k + 1 != which:
+        for k in range(-1, cells.shape[0]):
+            if k + 1 == which or hashes[k + 1] != low:
+                continue
+            if k < 0:
+                for i in range(nb):
+                    trial[i] = child[i]
+            else:
                 _image(child, cells, k, trial)
-                if _compare(trial, best) == 0:
-                    p = _player_image(player, cells, k + 1, area, count)
-                    if p < best_p:
-                        best_p = p
-                        which = k + 1
+            order = _compare(trial, best)
+            p = _player_image(player, cells, k + 1, area, count)
+            if order < 0 or (order == 0 and p < best_p):
+                for i in range(nb):
+                    best[i] = trial[i]
+                best_p = p
+                which = k + 1
     return which, best_p
+
+
+@njit(**JIT)
+def image_hashes(boxes, cells, zbox, hashes):
+    """hashes[0] := the XOR of zbox over `boxes`; hashes[k + 1] := over their images under the
+    k-th symmetry (the order `canonical` folds by)."""
+    x = np.uint64(0)
+    for i in range(boxes.shape[0]):
+        x ^= zbox[boxes[i]]
+    hashes[0] = x
+    for k in range(cells.shape[0]):
+        x = np.uint64(0)
+        for i in range(boxes.shape[0]):
+            x ^= zbox[cells[k, boxes[i]]]
+        hashes[k + 1] = x
+
+
+@njit(**JIT)
+def push_hashes(parent, cells, zbox, b, t, out):
+    """out := image_hashes of the parent's boxes (`parent`) after one box moves from b to t."""
+    out[0] = parent[0] ^ zbox[b] ^ zbox[t]
+    for k in range(cells.shape[0]):
+        out[k + 1] = parent[k + 1] ^ zbox[cells[k, b]] ^ zbox[cells[k, t]]
 
 
 @njit(**JIT)

@@ -44,8 +44,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, frozen, lowest_reached,
-                                                   pi_corral, pair_bound, reassign, row_min, walk, walk_to_push)
+from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, frozen, image_hashes,
+                                                   lowest_reached, pi_corral, pair_bound, push_hashes, reassign,
+                                                   row_min, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
 from puzzleplan.models.sokoban.prefetch import prefetch
 
@@ -199,6 +200,9 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     raw = np.zeros(nb, np.int16)
     trial = np.zeros(nb, np.int16)
     nsym = symcells.shape[0]
+    hashes = np.zeros(nsym + 1, np.uint64)     # the expanded state's image_hashes
+    chashes = np.zeros(nsym + 1, np.uint64)    # a child's
+    rhashes = np.zeros(rsym.shape[0] + 1, np.uint64)
     count = 0
     cost = np.zeros((nb, nb), np.int64)
     m = nb + 1
@@ -246,6 +250,11 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                 return GOAL
         done += 1
         ctr[C_NODES] += 1
+        if nsym > 0:
+            image_hashes(boxes[s], symcells, zbox, hashes)
+        if mode != PUSHES:
+            _prefetch_children(nbr, occ, seen, stamp, boxes[s], keys[s] ^ zplayer[p], zbox, zplayer, table, symcells,
+                               hashes)
         gp = gp_of[s]
         if gp > ctr[C_DEPTH]:
             ctr[C_DEPTH] = gp
@@ -280,8 +289,6 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                     ctr[C_CAPPED] = 1
                 elif found < 0 or cg < g_of[found]:
                     _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
-            if mode != PUSHES:
-                _prefetch_children(nbr, occ, seen, stamp, boxes[s], keys[s] ^ zplayer[p], zbox, zplayer, table)
             for i in range(nb):
                 b = boxes[s, i]
                 for d in range(4):
@@ -343,13 +350,13 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                         for k in range(nb):
                             raw[k] = child[k]
                     if nsym > 0:
+                        push_hashes(hashes, symcells, zbox, b, t, chashes)
                         folded, fp = canonical(child, pc, symcells, queue2, count if mode == PUSHES else 0, canon,
-                                               trial)
+                                               trial, chashes)
                         if folded > 0:
-                            key = zplayer[fp]
+                            key = chashes[folded] ^ zplayer[fp]
                             for k in range(nb):
                                 child[k] = canon[k]
-                                key ^= zbox[canon[k]]
                     else:
                         fp = pc
                     found = find(table, boxes, key, child, fp)
@@ -399,8 +406,8 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                             count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
                             occ[t] = 0
                             occ[b] = 1
-                            r = _lookup(rtable, rboxes, rsym, zbox, zplayer, raw, queue2, count,
-                                        canon, trial)
+                            r = _lookup(rtable, rboxes, rsym, zbox, zplayer, raw, queue2, count, canon, trial,
+                                        rhashes)
                             if r >= 0:
                                 ctr[C_TO_GO] += 1
                                 if rdist[r] > h:
@@ -426,18 +433,27 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
 
 
 @njit(cache=True)
-def _prefetch_children(nbr, occ, seen, stamp, parent, key, zbox, zplayer, table):
+def _prefetch_children(nbr, occ, seen, stamp, parent, key, zbox, zplayer, table, cells, hashes):
     """Ask for the table slots of the parent's children (player on the pushed box's old cell:
-    MOVES, LEXICAL; `key`: the parent's hash without its player) before any is looked up. A
-    child stored folded (symmetry) has another slot; its hint is merely wasted."""
+    MOVES, LEXICAL; `key`: the parent's hash without its player; `hashes`: the parent's
+    image_hashes) before any is looked up. Each child's slot is that of its least image by
+    boxes' hash (kernel_rules.canonical); when hashes tie the hint may miss."""
     mask = table.shape[0] - 1
+    nsym = cells.shape[0]
     for i in range(parent.shape[0]):
         b = parent[i]
         for d in range(4):
             q = nbr[b, d ^ 1]
             t = nbr[b, d]
             if q >= 0 and t >= 0 and occ[t] == 0 and seen[q] == stamp:
-                prefetch(table, np.int64((key ^ zbox[b] ^ zbox[t] ^ zplayer[b]) & np.uint64(mask)))
+                low = key ^ zbox[b] ^ zbox[t]
+                pc = b
+                for k in range(nsym):
+                    x = hashes[k + 1] ^ zbox[cells[k, b]] ^ zbox[cells[k, t]]
+                    if x < low:
+                        low = x
+                        pc = cells[k, b]
+                prefetch(table, np.int64((low ^ zplayer[pc]) & np.uint64(mask)))
 
 
 @njit(cache=True)
@@ -467,12 +483,14 @@ def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded)
 
 
 @njit(cache=True)
-def _lookup(table, boxes, symcells, zbox, zplayer, child, area, count, canon, trial):
+def _lookup(table, boxes, symcells, zbox, zplayer, child, area, count, canon, trial, hashes):
     """The index in another search's table (PUSHES: player normalised, folded by `symcells`) of
-    the state with sorted boxes `child` whose player reaches area[:count]; -1 when not stored."""
+    the state with sorted boxes `child` whose player reaches area[:count]; -1 when not stored.
+    `hashes`: work space of symcells.shape[0] + 1 entries."""
     pc = lowest_reached(area, count)
     if symcells.shape[0] > 0:
-        _, pc = canonical(child, pc, symcells, area, count, canon, trial)
+        image_hashes(child, symcells, zbox, hashes)
+        _, pc = canonical(child, pc, symcells, area, count, canon, trial, hashes)
     else:
         for k in range(child.shape[0]):
             canon[k] = child[k]
