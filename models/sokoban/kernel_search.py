@@ -38,6 +38,10 @@ par[P_FMAX] it stops before the first state whose pushes + bound exceed it. `to_
 graph into a lower bound on each state's pushes to go, and with par[P_TO_GO] a search reads
 that bound (`ref`: the recording search's table, its symmetries and the bounds) for each new
 child, looked up by the child's normalised, folded form.
+
+Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
+inlined, under a hash of this file alone; after changing kernel_rules.py clear
+models/sokoban/__pycache__ (or change this file), or the cached loop keeps the old rules.
 """
 from __future__ import annotations
 
