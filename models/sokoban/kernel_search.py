@@ -275,13 +275,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
         if record:
             estart[s] = ctr[C_EDGES]
         if corral != 0:
-            # the parent's matching and potentials: each child changes one row (`reassign`)
-            for i in range(nb):
-                cost_row(cost, i, boxes[s, i], p, side, pdist)
-            assignment(cost, nb, pu, pv, pmatch, way, minv, used)
-            if use_pair_bound:
-                for k in range(nb):
-                    lone[k] = row_min(cost, k, nb)
+            matched = False                 # the parent's matching: made when a new child first needs it
             # the final walk to the player's goal, as an edge of its own (moves count it)
             if on == nb and pgoal >= 0 and mode != PUSHES and seen[pgoal] == stamp:
                 for i in range(nb):
@@ -384,6 +378,15 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                             if w < 0:
                                 ctr[C_STUCK] += 1
                                 continue    # boxes off goals and no push left: a deadlock
+                        if not matched:
+                            # the parent's matching and potentials: each child changes one row (`reassign`)
+                            for k in range(nb):
+                                cost_row(cost, k, boxes[s, k], p, side, pdist)
+                            assignment(cost, nb, pu, pv, pmatch, way, minv, used)
+                            if use_pair_bound:
+                                for k in range(nb):
+                                    lone[k] = row_min(cost, k, nb)
+                            matched = True
                         for k in range(nb):
                             saved[k] = cost[i, k]
                         if cost_row(cost, i, t, pc, side, pdist):
