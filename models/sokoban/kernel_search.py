@@ -494,17 +494,9 @@ def _lookup(table, boxes, symcells, zbox, zplayer, child, area, count, canon, tr
     """The index in another search's table (PUSHES: player normalised, folded by `symcells`) of
     the state with sorted boxes `child` whose player reaches area[:count]; -1 when not stored.
     `hashes`: work space of symcells.shape[0] + 1 entries."""
-    pc = lowest_reached(area, count)
-    if symcells.shape[0] > 0:
-        image_hashes(child, symcells, zbox, hashes)
-        _, pc = canonical(child, pc, symcells, area, count, canon, trial, hashes)
-    else:
-        for k in range(child.shape[0]):
-            canon[k] = child[k]
-    key = zplayer[pc]
-    for k in range(child.shape[0]):
-        key ^= zbox[canon[k]]
-    found = find(table, boxes, key, canon, pc)
+    image_hashes(child, symcells, zbox, hashes)
+    which, pc = canonical(child, lowest_reached(area, count), symcells, area, count, canon, trial, hashes)
+    found = find(table, boxes, hashes[which] ^ zplayer[pc], canon, pc)
     return found if found >= 0 else -1
 
 
