@@ -51,7 +51,8 @@ def test_microban_optima_agree_with_astar_and_without_pruning(level: int) -> Non
 OFF_BY_DEFAULT = ("pair_bound",)
 
 
-@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound", "symmetry", "to_go", "layer_first"])
+@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound", "symmetry", "to_go", "layer_first",
+                                  "dead_ends"])
 def test_each_rule_alone_keeps_the_optimum(rule: str) -> None:
     """Turning one pruning rule or bound off (those off by default: on) changes neither optimum
     nor the fewest moves under pushes. The levels include symmetric ones (7, 31, 40)."""
@@ -186,6 +187,73 @@ def test_player_aware_distances_see_dead_corridors() -> None:
     assert tables.pdist[0, goal, tables.side[goal, box]] == 0
     far = model.index[(1, 5)]          # a box at the right end can never move left
     assert tables.dead[far] and tables.pdist[0, far].min() >= INF
+
+
+def test_dead_end_table() -> None:
+    """dead_end marks the cells of a corridor walled on both sides across it, towards its wall."""
+    model = loads("puzzle: sokoban\nlevel: |\n  #####\n  #.###\n  #.###\n  #  @#\n  # $$#\n  #####\n")
+    tables = build(model)
+    up = 0                                  # level.py's directions: up, down, left, right
+    top, middle, room = (model.index[cell] for cell in ((1, 1), (2, 1), (3, 1)))
+    assert tables.dead_end[middle, up] and not tables.dead_end[top, up]     # nothing beyond the top
+    assert not tables.dead_end[room, up]    # the room's cell has no walls across
+    assert tables.dead_end.sum() == 1
+
+
+@pytest.mark.parametrize("level", [37, 60, 78, 97, 149])
+def test_forced_dead_end_pushes_keep_both_optima(level: int) -> None:
+    """On Microban levels with a dead-end goal corridor the forced push fires, proves the
+    fewest pushes in no more nodes, and the pushes and their fewest moves are those found
+    without it and without any pruning."""
+    model = microban(level, "pushes")
+    on, off, plain = push(model), push(model, dead_ends=False), push(model, **UNPRUNED)
+    assert on.stats.extra["dead_end_pushes"] > 0 and off.stats.extra["dead_end_pushes"] == 0
+    assert on.plan.cost == off.plan.cost == plain.plan.cost
+    assert on.plan.length == off.plan.length == plain.plan.length
+    assert on.stats.extra["first_nodes"] <= off.stats.extra["first_nodes"]
+    assert check_plan(model, on.plan.text()).valid
+    moves = push(microban(level, "moves"))      # the rule is for pushes only
+    assert moves.stats.extra["dead_end_pushes"] == 0
+
+
+def test_forced_push_stops_short_of_a_dead_end_that_is_no_goal() -> None:
+    """Goals in a corridor short of its dead end: the first box must stop on the deeper goal,
+    not be forced on into the dead end (BFS's optimum)."""
+    rows = ["#######", "### ###", "###.###", "###.###", "#     #", "#  $  #", "#  $  #", "#  @  #", "#######"]
+    assert_agrees_with_bfs(Sokoban("\n".join(rows)).with_options(metric="pushes"), {"dead_ends": False})
+
+
+@st.composite
+def corridor_levels(draw: st.DrawFn) -> Sokoban:
+    """A small room with a one-wide dead-end corridor off its top row, one or two goals in the
+    corridor (not always at its end), the boxes and any other goal in the room."""
+    cols, rows, depth = draw(st.integers(3, 5)), draw(st.integers(2, 3)), draw(st.integers(1, 3))
+    door = draw(st.integers(1, cols))
+    height = rows + depth + 2
+    grid = [["#"] * (cols + 2) for _ in range(height)]
+    corridor = [(r, door) for r in range(1, depth + 1)]
+    room = [(r, c) for r in range(depth + 1, depth + 1 + rows) for c in range(1, cols + 1)]
+    for r, c in corridor + room:
+        grid[r][c] = " "
+    goals_in = draw(st.integers(1, min(depth, 2)))
+    goals = draw(st.permutations(corridor))[:goals_in]
+    k = draw(st.integers(goals_in, min(goals_in + 1, 2)))
+    picks = draw(st.permutations(room))
+    goals += picks[:k - goals_in]
+    boxes = draw(st.permutations(room))[:k]
+    player = next(cell for cell in picks[k - goals_in:] if cell not in boxes)
+    for r, c in goals:
+        grid[r][c] = "."
+    for r, c in boxes:
+        grid[r][c] = "*" if (r, c) in goals else "$"
+    grid[player[0]][player[1]] = "+" if player in goals else "@"
+    return Sokoban("\n".join("".join(row) for row in grid))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corridor_levels())
+def test_corridor_levels_forced_unforced_and_bfs_agree(model: Sokoban) -> None:
+    assert_agrees_with_bfs(model.with_options(metric="pushes"), {"dead_ends": False})
 
 
 def test_output_line_says_pushes_then_moves(capsys: pytest.CaptureFixture[str]) -> None:

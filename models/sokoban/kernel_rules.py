@@ -1,10 +1,11 @@
 """Compiled (numba) pieces of the push engine's rules: the player's walk, the lower bound, the
-freeze test and the PI-corral test. The search loop (kernel_search.py) calls them per state.
+freeze test, the PI-corral test and forced pushes into dead-end goal corridors. The search
+loop (kernel_search.py) calls them per state.
 
 Why pruning keeps every optimum: dead cells, frozen groups off goals and boxes without a perfect
 matching drop only positions from which no solution exists, so no plan is lost; the PI-corral
-rule drops pushes out of positions that may well be solvable, and its docstring shows that a
-shortest solution always starts with a push it keeps (pushes metric only).
+and forced-push rules drop pushes out of positions that may well be solvable, and their
+docstrings show that a shortest solution always starts with a push they keep (pushes metric only).
 
 Cells, directions and tables are those of tables.py. `occ[c]` is 1 where a box stands. Walks
 are breadth-first searches marked with a stamp (`seen[c] == stamp`), so no array is cleared
@@ -69,6 +70,44 @@ def _can_push(nbr, occ, dead, use_dead, c):
             if y >= 0 and occ[y] == 0 and not (use_dead and dead[y]):
                 return True
     return False
+
+
+@njit(**JIT)
+def forced_push(nbr, occ, goal, dead_end, boxes, seen, stamp):
+    """Under pushes: box index * 4 + direction of a push some shortest solution starts with,
+    when the position has one of the kind below; -1 when it has none (`seen[c] == stamp`: the
+    player's walk).
+
+    The kind: a box on c with dead_end[c, d] (c and the cells beyond it towards d are a
+    corridor walled on both sides across d, ending in a wall), the player able to stand behind
+    it, and the last free cell e of the run of free cells beyond c a goal. Why a shortest
+    solution starts with pushing it on: the cells beyond c can only be entered through c, so
+    no other box can ever reach e, and the box cannot leave c sideways or backwards (walls
+    across; the player never gets in front of it). Every goal is filled at the end (as many
+    goals as boxes), so every solution pushes this box on to e. Take a shortest one and push
+    the box to e first: its other steps stay legal, since the box then stands where no other
+    box or walk of that solution goes (beyond where it stood, out of reach) and only frees
+    cells that solution could use; the pushes are the same in number. So the position's other
+    pushes may be left out, like PI-corral pruning's (never together with it: each keeps some
+    shortest solution's first push, the two together may keep none). Pushes metric only: moving
+    the pushes forward may lengthen the walks."""
+    nb = boxes.shape[0]
+    for i in range(nb):
+        c = boxes[i]
+        for d in range(4):
+            if dead_end[c, d] == 0:
+                continue
+            q = nbr[c, d ^ 1]
+            if q < 0 or occ[q] or seen[q] != stamp:
+                continue
+            e = -1
+            x = nbr[c, d]
+            while x >= 0 and occ[x] == 0:
+                e = x
+                x = nbr[x, d]
+            if e >= 0 and goal[e]:
+                return i * 4 + d
+    return -1
 
 
 @njit(**JIT)

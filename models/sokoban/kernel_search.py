@@ -4,7 +4,8 @@ A state is the sorted box cells and a player cell; an edge is one push (the walk
 of the edge). Its cost depends on the mode:
 
     PUSHES    1 per push; the player is normalised to the lowest cell it can reach, so positions
-              that differ by a free walk are one state; PI-corral pruning may be on;
+              that differ by a free walk are one state; PI-corral pruning and forced pushes
+              into dead-end goal corridors (kernel_rules.forced_push) may be on;
     MOVES     the walk's length + 1; the player is on its exact cell (where the pushed box was);
     LEXICAL   SCALE + walk + 1: fewest pushes first, then fewest moves among those (A* on the sum
               is lexicographic because no plan has SCALE moves or more; see native.py).
@@ -33,10 +34,10 @@ stop and resume: the driver checks its limits between slices and grows the array
 With par[P_EDGES] the search also records the graph it expands (PUSHES): for each expanded state
 s the children its kept pushes lead to (pruned ones are proved dead), as edge[estart[s] ...
 estart[s] + ecount[s] - 2] (ecount[s] = 0: not expanded; < 0: -ecount[s] is that count, and
-PI-corral pruning left pushes out: `requeue` queues it again, to be expanded without). With
-par[P_FMAX] it stops before the first state whose pushes + bound exceed it. `to_go` turns the
-graph into a lower bound on each state's pushes to go, and with par[P_TO_GO] a search reads
-that bound (`ref`: the recording search's table, its symmetries and the bounds) for each new
+PI-corral pruning or a forced push left pushes out: `requeue` queues it again, to be expanded
+without). With par[P_FMAX] it stops before the first state whose pushes + bound exceed it.
+`to_go` turns the graph into a lower bound on each state's pushes to go, and with
+par[P_TO_GO] a search reads that bound (`ref`: the recording search's table, its symmetries and the bounds) for each new
 child, looked up by the child's normalised, folded form.
 
 Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
@@ -48,9 +49,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, frozen, image_hashes,
-                                                   lowest_reached, pi_corral, pair_bound, push_hashes, reassign,
-                                                   row_min, walk, walk_to_push)
+from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, forced_push, frozen,
+                                                   image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
+                                                   reassign, row_min, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
 from puzzleplan.models.sokoban.prefetch import prefetch
 
@@ -60,10 +61,11 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND, C_EDGES, C_TO_GO) = range(15)
-NCTR = 15
+ C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED) = range(16)
+NCTR = 16
 # par
-P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX = range(11)
+(P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
+ P_DEAD_ENDS) = range(12)
 DEADLOCKS_ONLY = 2          # par[P_PI]: corral deadlocks, no PI-corral pruning
 # return codes of `expand_slice`
 RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE, GROW_EDGES = range(7)
@@ -173,7 +175,7 @@ def _key_of(mode, g, gp, h, w):
 def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
     symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above."""
-    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = lv
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
     rtable, rboxes, rsym, rdist = ref
     record = par[P_EDGES] != 0
@@ -189,6 +191,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     prune = par[P_PRUNE] != 0
     use_walk = mode != PUSHES and par[P_WALK] != 0
     use_pair_bound = use_pairs and prune and par[P_PAIR_BOUND] != 0
+    use_dead_ends = mode == PUSHES and prune and par[P_DEAD_ENDS] != 0
     occ = np.zeros(n, np.uint8)
     chain = np.zeros(n, np.uint8)
     seen = np.zeros(n, np.int64)
@@ -270,6 +273,12 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                 corral = -1                 # the deadlock holds under any metric, the pruning does not
         else:
             corral = -1
+        forced = -1
+        if use_dead_ends and corral != 0:
+            forced = forced_push(nbr, occ, goal, dead_end, boxes[s], seen, stamp)
+            if forced >= 0:
+                ctr[C_FORCED] += 1
+                corral = -1                 # never with PI-corral pruning (forced_push says why)
         if corral > 0:
             ctr[C_CORRALS] += 1
         if record:
@@ -295,6 +304,8 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                     if q < 0 or t < 0 or occ[t] or seen[q] != stamp:
                         continue
                     if corral > 0 and allowed[i * 4 + d] == 0:
+                        continue
+                    if forced >= 0 and forced != i * 4 + d:
                         continue
                     if prune and dead[t]:
                         continue
@@ -431,8 +442,8 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                         ctr[C_EDGES] += 1
         if record:
             ecount[s] = ctr[C_EDGES] - estart[s] + 1
-            if corral > 0:
-                ecount[s] = -ecount[s]      # PI-corral pruning left pushes out
+            if corral > 0 or forced >= 0:
+                ecount[s] = -ecount[s]      # PI-corral pruning or a forced push left pushes out
         for i in range(nb):
             occ[boxes[s, i]] = 0
         _ = reached
@@ -502,8 +513,8 @@ def _lookup(table, boxes, symcells, zbox, zplayer, child, area, count, canon, tr
 
 @njit(cache=True)
 def requeue(st, ctr, ceiling):
-    """Queue again (PUSHES) each state that PI-corral pruning cut, with pushes + bound <=
-    `ceiling`; returns how many."""
+    """Queue again (PUSHES) each state that PI-corral pruning or a forced push cut, with
+    pushes + bound <= `ceiling`; returns how many."""
     g_of, gp_of, h_of, hkey, hidx, ecount = st[3], st[4], st[5], st[10], st[11], st[14]
     queued = 0
     for s in range(ctr[C_STATES]):
@@ -523,7 +534,8 @@ def to_go(h, estart, ecount, edge, count, ceiling):
 
     Why it is a bound (D <= d, the true distance): it holds for h; for an expanded s each pruned
     push led to a dead position, and its kept pushes include the first push of a shortest
-    solution (all of them, or by PI-corral pruning: kernel_rules.pi_corral), so d(s) = min over
+    solution (all of them, or by PI-corral pruning: kernel_rules.pi_corral, or the one forced
+    push of kernel_rules.forced_push), so d(s) = min over
     the edges of 1 + d(child); by induction in the order values are fixed, D(s) <= d(s). A
     folded child (symmetry.py) is as far from the goal as the real one."""
     # (a state PI-corral pruning cut, ecount < 0, keeps the first push of a shortest solution)

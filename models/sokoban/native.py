@@ -8,7 +8,7 @@ kernel_rules.pair_bound, pairs.py), plus under moves the walk to the next push
 (kernel_rules.walk_to_push); its pruning is sound by the rule each states: dead cells, frozen
 boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), no perfect matching, PI-corrals
 without a push into them (a deadlock under either metric), and under pushes PI-corral pruning
-(kernel_rules.pi_corral).
+(kernel_rules.pi_corral) and forced pushes into dead-end goal corridors (kernel_rules.forced_push).
 
     moves    one search: edge cost = walk + 1, the player on its exact cell.
     pushes   First the fewest pushes P (player normalised), recording the graph it expands.
@@ -39,10 +39,14 @@ bound adds the walk before the next push), `symmetry` (default True: fold symmet
 keeps every state with pushes + bound <= P), `layer_first` (default True: when the layer follows,
 the first search runs without PI-corral pruning, corral deadlocks only, so the layer has nothing
 to re-expand: fewer nodes in all, Microban 93 2.75 M against 3.32 M, but P is proved later, after
-1.87 M nodes against 1.0 M; False: PI-corral pruning first, the cut states re-queued).
+1.87 M nodes against 1.0 M; False: PI-corral pruning first, the cut states re-queued),
+`dead_ends` (default True: under pushes a position with a box that must go on into a dead-end
+goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
+again with all their pushes, as those PI-corral pruning cut).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
-pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`;
+pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`,
+`dead_end_pushes` (positions that kept a forced push alone);
 under pushes `first_nodes` and `first_seconds` (to the first goal), `requeued`, `layer_nodes`,
 `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P), `to_go_reads` (children
 of the last search that found their D), `second_nodes`.
@@ -88,6 +92,7 @@ class Rules:
     pair_bound: bool = False  # the bound of disjoint pairs (kernel_rules.pair_bound) next to the matching
     symmetry: bool = True   # fold states by the level's symmetries (symmetry.py)
     layer_first: bool = True  # no PI-corral pruning (corral deadlocks only) in a first search that records
+    dead_ends: bool = True  # pushes: push a box on into a dead-end goal corridor (kernel_rules.forced_push)
 
 
 class _Search:
@@ -126,7 +131,7 @@ class _Search:
         corrals = (ks.DEADLOCKS_ONLY if rules.layer_first and record else 1) if rules.corrals else 0
         self.par = np.array([mode, corrals, -1 if cap is None else cap, -1 if pbound is None else pbound,
                              pg, int(rules.prune), int(rules.walk), int(rules.pair_bound), int(record),
-                             int(ref is not None), -1], np.int64)
+                             int(ref is not None), -1, int(rules.dead_ends)], np.int64)
         self.mode = mode
         from puzzleplan.models.sokoban.symmetry import find as symmetries, none
         self.symmetries = symmetries(model, exact=mode != ks.PUSHES) if rules.symmetry and rules.prune else \
@@ -147,7 +152,8 @@ class _Search:
         from puzzleplan.models.sokoban.kernel_rules import bound
         from puzzleplan.models.sokoban.level import bits
         ks = self.ks
-        nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs = self.lv
+        side, pdist, zplayer = self.lv[3], self.lv[4], self.lv[7]
+        zbox = self.lv[6]
         boxes = np.array(sorted(bits(model.start_boxes)), np.int16)
         cost = np.zeros((self.nb, self.nb), np.int64)
         m = self.nb + 1
@@ -231,9 +237,11 @@ class _Search:
         ks = self.ks
         self.par[ks.P_FMAX] = pushes
         stats = ctx.stats
-        if self.par[ks.P_PI] and self.par[ks.P_PRUNE]:
-            # the states PI-corral pruning cut get all their pushes (the moves need them all)
-            self.par[ks.P_PI] = ks.DEADLOCKS_ONLY
+        if (self.par[ks.P_PI] or self.par[ks.P_DEAD_ENDS]) and self.par[ks.P_PRUNE]:
+            # the states PI-corral pruning or a forced push cut get all their pushes (the moves need them all)
+            if self.par[ks.P_PI]:
+                self.par[ks.P_PI] = ks.DEADLOCKS_ONLY
+            self.par[ks.P_DEAD_ENDS] = 0
             need = int(self.ctr[ks.C_HEAP] + self.ctr[ks.C_STATES])
             if len(self.hkey) < need:       # room for every state queued once more
                 self.hkey = _grown(self.hkey, need)
@@ -252,7 +260,7 @@ class _Search:
         ks = self.ks
         return {"corral_prunes": int(self.ctr[ks.C_CORRALS]), "corral_deadlocks": int(self.ctr[ks.C_DEADLOCKS]),
                 "pair_deadlocks": int(self.ctr[ks.C_PAIRS]), "no_push_left": int(self.ctr[ks.C_STUCK]),
-                "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND])}
+                "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND]), "dead_end_pushes": int(self.ctr[ks.C_FORCED])}
 
 
 def _grown(array: np.ndarray, size: int) -> np.ndarray:
@@ -273,7 +281,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     prune = bool(options.get("prune", getattr(model, "prune", True)))
     rules = Rules(prune, bool(options.get("corrals", True)), bool(options.get("walk", True)),
                   bool(options.get("pair_bound", False)), bool(options.get("symmetry", True)),
-                  bool(options.get("layer_first", True)))
+                  bool(options.get("layer_first", True)), bool(options.get("dead_ends", True)))
     fewest_moves = bool(options.get("fewest_moves", True))
     tables = build(model, pairs=prune and bool(options.get("pairs", True)))
     lv = tables.as_tuple()

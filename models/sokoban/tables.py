@@ -11,6 +11,10 @@
                      distances of analysis.py this knows where the player stands: a box in a
                      corridor the player cannot get behind is dead from that side.
     dead[c]          no goal is reachable from c whatever side the player is on
+    dead_end[c, d]   1 when c and every floor cell beyond it in direction d have walls on both
+                     sides across d, and c has at least one such cell beyond it: a dead-end
+                     corridor that a box on c could only be pushed deeper into
+                     (kernel_rules.forced_push)
     zbox, zplayer    random 64-bit keys per cell (Zobrist hashing of states)
     pairs[a, b, p]   the two-box distance table of pairs.py: fewest pushes of boxes on a and b
                      alone, the player on p, to two goals (pairs.UNSOLVED: a deadlock; a
@@ -50,6 +54,7 @@ class Tables:
     side: np.ndarray        # int8  [n, n]
     pdist: np.ndarray       # int32 [g, n, 4]
     dead: np.ndarray        # uint8 [n]
+    dead_end: np.ndarray    # uint8 [n, 4]
     zbox: np.ndarray        # uint64 [n]
     zplayer: np.ndarray     # uint64 [n]
     pairs: np.ndarray       # uint8 [n, n, n] or [1, 1, 1]
@@ -61,7 +66,7 @@ class Tables:
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order the kernels take them."""
         return (self.nbr, self.goal, self.goal_cells, self.side, self.pdist, self.dead, self.zbox, self.zplayer,
-                self.pairs)
+                self.pairs, self.dead_end)
 
 
 def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
@@ -82,7 +87,22 @@ def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
     table = pair_table(nbr, goal_cells) if pairs else None
     if table is None:
         table = np.zeros((1, 1, 1), np.uint8)
-    return Tables(nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, table)
+    return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table)
+
+
+def dead_ends(nbr: np.ndarray) -> np.ndarray:
+    """dead_end[c, d] (above): walk from c towards d while each cell has walls across d."""
+    n = nbr.shape[0]
+    out = np.zeros((n, 4), dtype=np.uint8)
+    for c in range(n):
+        for d in range(4):
+            across = (2, 3) if d < 2 else (0, 1)
+            x, cells = c, 0
+            while x >= 0 and all(nbr[x, a] < 0 for a in across):
+                x = int(nbr[x, d])
+                cells += 1
+            out[c, d] = x < 0 and cells >= 2       # the walk ran into the wall past c
+    return out
 
 
 def sides(nbr: np.ndarray) -> np.ndarray:
