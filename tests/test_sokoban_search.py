@@ -256,6 +256,55 @@ def test_corridor_levels_forced_unforced_and_bfs_agree(model: Sokoban) -> None:
     assert_agrees_with_bfs(model.with_options(metric="pushes"), {"dead_ends": False})
 
 
+@st.composite
+def sealed_levels(draw: st.DrawFn) -> Sokoban:
+    """A small room holding a 2 x 2 block of boxes on goals (frozen for good) and one or two
+    loose boxes and goals."""
+    rows, cols = draw(st.integers(3, 5)), draw(st.integers(4, 5))
+    top, left = draw(st.integers(1, rows - 1)), draw(st.integers(1, cols - 1))
+    block = {(top + dr, left + dc) for dr in (0, 1) for dc in (0, 1)}
+    free = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1) if (r, c) not in block]
+    k = draw(st.integers(1, 2))
+    picks = draw(st.permutations(free))
+    goals = set(draw(st.permutations(free))[:k])
+    grid = [["#"] * (cols + 2) for _ in range(rows + 2)]
+    for r, c in free:
+        grid[r][c] = "." if (r, c) in goals else " "
+    for r, c in block:
+        grid[r][c] = "*"
+    for r, c in picks[1:1 + k]:
+        grid[r][c] = "*" if (r, c) in goals else "$"
+    r, c = picks[0]
+    grid[r][c] = "+" if (r, c) in goals else "@"
+    from puzzleplan.models import ModelError
+    try:
+        return Sokoban("\n".join("".join(row) for row in grid))
+    except ModelError:                      # the block cut the player off from a box or goal
+        return Sokoban("######\n#@$.**#\n#   **#\n######")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sealed_levels(), st.sampled_from(METRICS))
+def test_sealed_levels_agree_with_bfs(model: Sokoban, metric: str) -> None:
+    assert_agrees_with_bfs(model.with_options(metric=metric), {"sealed": False})
+
+
+def test_sealed_boxes_become_walls() -> None:
+    """The 2 x 2 block on goals is sealed (4 boxes fewer in the search); both optima are those
+    of the level searched as given, and the plan is checked on the level as given."""
+    from puzzleplan.models.sokoban.sealed import sealed_cells, without_sealed
+    model = Sokoban("#######\n#  **.#\n#  ** #\n#@$   #\n#     #\n#######")
+    assert len(sealed_cells(model)) == 4
+    inner, outer = without_sealed(model)
+    assert len(inner.goal_cells) == 1 and [model.cells[int(c)] for c in outer] == list(inner.cells)
+    for metric in METRICS:
+        sealed = push(model.with_options(metric=metric))
+        assert sealed.stats.extra["sealed_boxes"] == 4
+        assert check_plan(model.with_options(metric=metric), sealed.plan.text()).valid
+        assert_agrees_with_bfs(model.with_options(metric=metric), {"sealed": False})
+    assert without_sealed(microban(3, "pushes"))[1] is None
+
+
 def test_output_line_says_pushes_then_moves(capsys: pytest.CaptureFixture[str]) -> None:
     from helpers import run_cli, run_json
     code, out, _ = run_cli(capsys, "solve", SOK / "three.yaml", "--metric", "pushes", "--engine", "push")

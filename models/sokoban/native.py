@@ -42,11 +42,12 @@ to re-expand: fewer nodes in all, Microban 93 2.75 M against 3.32 M, but P is pr
 1.87 M nodes against 1.0 M; False: PI-corral pruning first, the cut states re-queued),
 `dead_ends` (default True: under pushes a position with a box that must go on into a dead-end
 goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
-again with all their pushes, as those PI-corral pruning cut).
+again with all their pushes, as those PI-corral pruning cut), `sealed` (default True: boxes frozen
+on goals at the start are walls, sealed.py).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
 pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`,
-`dead_end_pushes` (positions that kept a forced push alone);
+`dead_end_pushes` (positions that kept a forced push alone), `sealed_boxes` (when any);
 under pushes `first_nodes` and `first_seconds` (to the first goal), `requeued`, `layer_nodes`,
 `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P), `to_go_reads` (children
 of the last search that found their D), `second_nodes`.
@@ -100,9 +101,11 @@ class _Search:
 
     def __init__(self, model: "Sokoban", lv: tuple, mode: int, start_player: int, cap: int | None,
                  pbound: int | None, rules: Rules, record: bool = False, ref: "_Search | None" = None,
-                 to_go: np.ndarray | None = None) -> None:
+                 to_go: np.ndarray | None = None, outer: np.ndarray | None = None) -> None:
         """`record`: keep the graph expanded (for `to_go`); `ref` and its `to_go` bounds: read
-        them for each new child (kernel_search.py's docstring)."""
+        them for each new child (kernel_search.py's docstring); `outer`: each cell's number in
+        the level as given, when `model` is it with sealed boxes as walls (sealed.py)."""
+        self.outer = outer
         from puzzleplan.models.sokoban import kernel_search as ks
         self.ks = ks
         self.lv = lv
@@ -216,7 +219,7 @@ class _Search:
 
     def pushes_to(self, goal_index: int) -> list[tuple[int, int]]:
         """The pushes (box cell, direction) from the root to a stored state, mapped back from
-        the folded states (symmetry.py) onto the real ones."""
+        the folded states (symmetry.py) onto the real ones, in the level as given."""
         steps = []
         s = goal_index
         while self.move[s] != -1:
@@ -225,7 +228,10 @@ class _Search:
                 steps.append((code >> 2, code & 3, int(self.sym[s])))
             s = int(self.parent[s])
         steps.reverse()
-        return self.symmetries.unfold(steps)
+        pushes = self.symmetries.unfold(steps)
+        if self.outer is not None:
+            pushes = [(int(self.outer[cell]), d) for cell, d in pushes]
+        return pushes
 
     def finish_layer(self, ctx: SearchContext, pushes: int) -> np.ndarray:
         """After the first goal (`pushes` pushes, optimal), expand every state left with
@@ -275,6 +281,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     if reason is not None:
         return finish(ctx, ENGINE, model, Status.UNSUPPORTED, message=reason)
     from puzzleplan.models.sokoban import kernel_search as ks
+    from puzzleplan.models.sokoban.sealed import without_sealed
     from puzzleplan.models.sokoban.tables import build
     started = time.monotonic()
     options = request.options or {}
@@ -283,19 +290,23 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
                   bool(options.get("pair_bound", False)), bool(options.get("symmetry", True)),
                   bool(options.get("layer_first", True)), bool(options.get("dead_ends", True)))
     fewest_moves = bool(options.get("fewest_moves", True))
-    tables = build(model, pairs=prune and bool(options.get("pairs", True)))
+    inner, outer = without_sealed(model) if prune and options.get("sealed", True) else (model, None)
+    if outer is not None:
+        ctx.stats.extra["sealed_boxes"] = len(model.goal_cells) - len(inner.goal_cells)
+    tables = build(inner, pairs=prune and bool(options.get("pairs", True)))
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
     cap = request.max_moves
     stats = ctx.stats
     ctx.phase = ENGINE
     if model.metric == "moves":
-        search = _Search(model, lv, ks.MOVES, model.start_player, cap, None, rules)
+        search = _Search(inner, lv, ks.MOVES, inner.start_player, cap, None, rules, outer=outer)
         found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
         stats.extra.update(search.counters())
         return _conclude(ctx, model, search, found, cap)
     record = fewest_moves and cap is None and prune and bool(options.get("to_go", True))
-    first = _Search(model, lv, ks.PUSHES, model.initial() & model.pmask, cap, None, rules, record=record)
+    first = _Search(inner, lv, ks.PUSHES, inner.initial() & inner.pmask, cap, None, rules, record=record,
+                    outer=outer)
     found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1
     if found < 0 or not fewest_moves:
         stats.extra.update(first.counters())
@@ -310,8 +321,8 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     try:
         to_go = first.finish_layer(ctx, len(pushes)) if record else None
         base = (stats.nodes, stats.generated, stats.states)
-        second = _Search(model, lv, ks.LEXICAL, model.start_player, None, len(pushes), rules,
-                         ref=first if to_go is not None else None, to_go=to_go)
+        second = _Search(inner, lv, ks.LEXICAL, inner.start_player, None, len(pushes), rules,
+                         ref=first if to_go is not None else None, to_go=to_go, outer=outer)
         best = second.run(ctx, base)
         stats.extra["to_go_reads"] = int(second.ctr[ks.C_TO_GO])
         stats.extra["second_nodes"] = int(second.ctr[ks.C_NODES])
