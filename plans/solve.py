@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from puzzleplan.plans.check import CheckReport, check_plan
-from puzzleplan.plans.core import engines
+from puzzleplan.plans.core import engine_rules, engines
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result, Stats, Status
@@ -46,12 +46,15 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
     As on the command line, the file's cap (`model.max_moves`) applies unless the request names
     another, and the default limits apply (`Limits()`: the memory limit is on by default).
     An engine that declares it cannot run this model (`supports`) gives an `unsupported`
-    result carrying its reason; an unknown engine name is a ValueError naming the choices.
+    result carrying its reason; an unknown engine name is a ValueError naming the choices, and
+    so is a rule the engine does not declare (options["rules"], plans/core/engine_rules.py).
     """
     request = request if request is not None else Request()
     if request.max_moves is None and getattr(model, "max_moves", None) is not None:
         request = replace(request, max_moves=model.max_moves)
     name = check_engine_name(engine_name or default_engine(model, request))
+    if "rules" in request.options:
+        request = replace(request, options=engine_rules.applied(name, request.options))
     ctx = ctx or SearchContext(request.limits)
     reason = engines.supports(name, model)
     if reason is not None:

@@ -267,20 +267,8 @@ def sealed_levels(draw: st.DrawFn) -> Sokoban:
     k = draw(st.integers(1, 2))
     picks = draw(st.permutations(free))
     goals = set(draw(st.permutations(free))[:k])
-    grid = [["#"] * (cols + 2) for _ in range(rows + 2)]
-    for r, c in free:
-        grid[r][c] = "." if (r, c) in goals else " "
-    for r, c in block:
-        grid[r][c] = "*"
-    for r, c in picks[1:1 + k]:
-        grid[r][c] = "*" if (r, c) in goals else "$"
-    r, c = picks[0]
-    grid[r][c] = "+" if (r, c) in goals else "@"
-    from puzzleplan.models import ModelError
-    try:
-        return Sokoban("\n".join("".join(row) for row in grid))
-    except ModelError:                      # the block cut the player off from a box or goal
-        return Sokoban("######\n#@$.**#\n#   **#\n######")
+    # the block may cut the player off from a box or goal: then a fixed level
+    return room_level(rows, cols, free, picks, goals, k, "######\n#@$.**#\n#   **#\n######", block)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -325,9 +313,18 @@ def small_levels(draw: st.DrawFn) -> Sokoban:
         walls = set()
     picks = draw(st.permutations(free))
     goals = set(draw(st.permutations(free))[:k])
+    return room_level(rows, cols, free, picks, goals, k, "#####\n#@$.#\n#####")
+
+
+def room_level(rows: int, cols: int, free: list, picks: list, goals: set, k: int, fallback: str,
+               sealed: set | frozenset = frozenset()) -> Sokoban:
+    """A walled rows x cols room: `free` floor (goals marked), the player on picks[0], k boxes on
+    picks[1:k + 1], boxes on goals on `sealed`; `fallback` when that is no valid level."""
     grid = [["#"] * (cols + 2) for _ in range(rows + 2)]
     for r, c in free:
-        grid[r][c] = "."if (r, c) in goals else " "
+        grid[r][c] = "." if (r, c) in goals else " "
+    for r, c in sealed:
+        grid[r][c] = "*"
     for r, c in picks[1:1 + k]:
         grid[r][c] = "*" if (r, c) in goals else "$"
     r, c = picks[0]
@@ -336,7 +333,7 @@ def small_levels(draw: st.DrawFn) -> Sokoban:
     try:
         return Sokoban("\n".join("".join(row) for row in grid))
     except ModelError:
-        return Sokoban("#####\n#@$.#\n#####")
+        return Sokoban(fallback)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -29,17 +29,20 @@ without a push into them (a deadlock under either metric), and under pushes PI-c
 With `symmetry`, a state and its images under the level's turns and mirrors that fix the start
 are one state (symmetry.py).
 
-Options (Request.options): `prune` (default True; False turns off every pruning rule, for the
+Options (Request.options; RULES below names them with their defaults, and `--rule NAME=on|off`
+sets them from the command line): `prune` (default True; False turns off every pruning rule, for the
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
 two-box table of pairs.py, its deadlocks and its bound), `pair_bound` (default False: also the
 bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
 bound adds the walk before the next push), `symmetry` (default True: fold symmetric states),
 `to_go` (default True: the layer, D and its use in the fewest-moves search; False: that search
-keeps every state with pushes + bound <= P), `layer_first` (default True: when the layer follows,
-the first search runs without PI-corral pruning, corral deadlocks only, so the layer has nothing
-to re-expand: fewer nodes in all, Microban 93 2.75 M against 3.32 M, but P is proved later, after
-1.87 M nodes against 1.0 M; False: PI-corral pruning first, the cut states re-queued),
+keeps every state with pushes + bound <= P), `layer_first` (default False: PI-corral pruning in
+the first search, the states it cut re-queued for the layer; True: when the layer follows, the
+first search runs without PI-corral pruning, corral deadlocks only, so the layer has nothing to
+re-expand: fewer nodes in all, Microban 93 2.75 M against 3.32 M (27.8 s against 29.7 s), but P
+is proved later, after 1.87 M nodes against 1.0 M (17.9 s against 8.6 s; Microban 153: 320 s
+against 106 s), so a limit reached in the layer still leaves the user a proved optimum),
 `dead_ends` (default True: under pushes a position with a box that must go on into a dead-end
 goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
 again with all their pushes, as those PI-corral pruning cut), `sealed` (default True: boxes frozen
@@ -83,17 +86,34 @@ def supports(model: Any) -> str | None:
     return None
 
 
+# The engine's switchable rules (plans/core/engine_rules.py: `--rule NAME=on|off`, the API's rules=):
+# name -> (default, what it does). `run` reads each as the boolean option of that name.
+RULES: dict[str, tuple[bool, str]] = {
+    "prune": (True, "every pruning rule and the pair table (off: A* on the matching alone)"),
+    "corrals": (True, "PI-corral pruning under pushes, corral deadlocks under both metrics"),
+    "pairs": (True, "the two-box deadlock table (pairs.py)"),
+    "pair_bound": (False, "the matching raised to disjoint pairs' two-box distances"),
+    "walk": (True, "moves: the walk to the next push added to the bound"),
+    "symmetry": (True, "states folded by the level's turns and mirrors (symmetry.py)"),
+    "dead_ends": (True, "pushes: a box in a dead-end goal corridor pushed on alone"),
+    "sealed": (True, "boxes frozen on goals at the start drawn as walls (sealed.py)"),
+    "fewest_moves": (True, "pushes: then the fewest moves among push-optimal plans"),
+    "to_go": (True, "pushes: the layer's bounds on pushes to go for the fewest-moves search"),
+    "layer_first": (False, "pushes: no PI-corral pruning before the layer (fewer nodes, the pushes proved later)"),
+}
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Which pruning rules and bounds a search uses (Request.options of the same names)."""
+    """Which pruning rules and bounds a search uses (RULES' options of the same names)."""
 
-    prune: bool = True      # False: no pruning rule at all (and no pair table)
-    corrals: bool = True    # PI-corral pruning (pushes) and corral deadlocks
-    walk: bool = True       # the walk before the next push in the moves bound
-    pair_bound: bool = False  # the bound of disjoint pairs (kernel_rules.pair_bound) next to the matching
-    symmetry: bool = True   # fold states by the level's symmetries (symmetry.py)
-    layer_first: bool = True  # no PI-corral pruning (corral deadlocks only) in a first search that records
-    dead_ends: bool = True  # pushes: push a box on into a dead-end goal corridor (kernel_rules.forced_push)
+    prune: bool
+    corrals: bool
+    walk: bool
+    pair_bound: bool
+    symmetry: bool
+    layer_first: bool
+    dead_ends: bool
 
 
 class _Search:
@@ -285,15 +305,17 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     from puzzleplan.models.sokoban.tables import build
     started = time.monotonic()
     options = request.options or {}
+    def on(name: str) -> bool:
+        return bool(options.get(name, RULES[name][0]))
+
     prune = bool(options.get("prune", getattr(model, "prune", True)))
-    rules = Rules(prune, bool(options.get("corrals", True)), bool(options.get("walk", True)),
-                  bool(options.get("pair_bound", False)), bool(options.get("symmetry", True)),
-                  bool(options.get("layer_first", True)), bool(options.get("dead_ends", True)))
-    fewest_moves = bool(options.get("fewest_moves", True))
-    inner, outer = without_sealed(model) if prune and options.get("sealed", True) else (model, None)
+    rules = Rules(prune, on("corrals"), on("walk"), on("pair_bound"), on("symmetry"), on("layer_first"),
+                  on("dead_ends"))
+    fewest_moves = on("fewest_moves")
+    inner, outer = without_sealed(model) if prune and on("sealed") else (model, None)
     if outer is not None:
         ctx.stats.extra["sealed_boxes"] = len(model.goal_cells) - len(inner.goal_cells)
-    tables = build(inner, pairs=prune and bool(options.get("pairs", True)))
+    tables = build(inner, pairs=prune and on("pairs"))
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
     cap = request.max_moves
@@ -304,7 +326,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
         found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
         stats.extra.update(search.counters())
         return _conclude(ctx, model, search, found, cap)
-    record = fewest_moves and cap is None and prune and bool(options.get("to_go", True))
+    record = fewest_moves and cap is None and prune and on("to_go")
     first = _Search(inner, lv, ks.PUSHES, inner.initial() & inner.pmask, cap, None, rules, record=record,
                     outer=outer)
     found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1

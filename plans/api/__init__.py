@@ -44,7 +44,9 @@ Keywords of `solve`, `verify` and `explore`:
     max_moves, any_plan                 (solve) the request's cap and "any plan will do"; the
                                         file's cap applies unless max_moves says otherwise
     anything else (solve)               an engine option, e.g. heuristic="pdb", workers=2,
-                                        encoding="tiles-moves", solver="glucose4", native=False
+                                        encoding="tiles-moves", solver="glucose4", native=False,
+                                        rules={"corrals": False} or rules="corrals=off" (an
+                                        engine's switchable rules, plans/core/engine_rules.py)
     progress                            None (default): silent; True: the command line's display
                                         on stderr when it is a terminal; or a Progress
                                         (puzzleplan.plans.core.progress), which the caller closes
@@ -94,7 +96,7 @@ _LAZY: dict[str, str] = {
 
 ENGINE_OPTIONS = frozenset({
     "encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card",
-    "params", "workers", "hint", "max_horizon", "heuristic", "partition", "native",
+    "params", "workers", "hint", "max_horizon", "heuristic", "partition", "native", "rules",
 })
 _LIMIT_KEYS = ("time_limit", "max_states", "memory_mb")
 

@@ -12,7 +12,7 @@
       - engine: sat
         encodings: [tiles-moves]          # or `all`: every encoding of the instance's family
         solvers: [cadical195, glucose4]
-        options: {no_reversal: true}      # engine options, as `solve` takes them
+        options: {no_reversal: true}      # engine options, as `solve` takes them; rules: "corrals=off, ..."
         limits: {time_limit: 30}
     options: {}                           # engine options for every engine
     limits: {time_limit: 60, memory_limit: 4G, max_states: 50000000}
@@ -230,6 +230,8 @@ def parse_spec(text: str, source: str, base: Path) -> Spec:
         raise r.error(top["output"], "output", "expected a .parquet or .csv file")
     instances = list(_instances(r, top["instances"], base))
     configs = list(_engine_configs(r, top["engines"]))
+    for cfg in configs:
+        _check_rules(r, top.get("options"), cfg.engine, options)
     runs, skipped = _cross(r, top, instances, configs, metrics, options, limits, max_moves, any_plan, repeats)
     if not runs:
         why = "; ".join(f"{reason} ({n})" for reason, n in skipped.most_common(3)) or "nothing listed"
@@ -323,11 +325,23 @@ def _engine_configs(r: _Reader, node: yaml.Node) -> Iterator[_EngineConfig]:
             solvers = list(r.texts(fields["solvers"], "solvers"))
             for solver in solvers:
                 _check_solver(r, fields["solvers"], solver)
-        yield _EngineConfig(name, encodings, solvers,
-                            r.options(fields["options"], "options") if "options" in fields else {},
+        options = r.options(fields["options"], "options") if "options" in fields else {}
+        _check_rules(r, fields.get("options"), name, options)
+        yield _EngineConfig(name, encodings, solvers, options,
                             r.limits(fields["limits"], "limits") if "limits" in fields else Limits(),
                             r.text(fields["label"], "label") if "label" in fields else None,
                             item.start_mark.line + 1)
+
+
+def _check_rules(r: _Reader, node: yaml.Node | None, engine: str, options: dict[str, Any]) -> None:
+    """options.rules ('corrals=off, pair_bound=on') against the rules `engine` declares."""
+    if node is None or "rules" not in options:
+        return
+    from puzzleplan.plans.core import engine_rules
+    try:
+        engine_rules.checked(engine, str(options["rules"]))
+    except ValueError as exc:
+        raise r.error(node, "options.rules", str(exc)) from None
 
 
 def _check_solver(r: _Reader, node: yaml.Node, solver: str) -> None:

@@ -132,7 +132,8 @@ ENGINE_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle
 
 
 def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
-    """Request.options from the engine options given (encoders', --heuristic, --partition, --hint)."""
+    """Request.options from the engine options given (encoders', --heuristic, --partition, --rule,
+    --hint)."""
     options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
     if "heuristic" in options:
         from puzzleplan.models.family import family_of
@@ -147,12 +148,24 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
                              f"--heuristic: {model.family} names no heuristics to choose from")
     if getattr(args, "partition", None):
         options["partition"] = _checked_partition(args, model)
+    if getattr(args, "rule", None):
+        options["rules"] = _checked_rules(args, model)
     if getattr(args, "hint", False):
         native = solve(model, getattr(model, "default_engine", "bfs"),
                        Request(max_moves=model.max_moves, limits=limits_of(args)))
         if native.plan is not None:
             options["hint"] = list(native.plan.moves)
     return options
+
+
+def _checked_rules(args: argparse.Namespace, model: Any) -> dict[str, bool]:
+    """--rule (repeatable, comma-separated) checked against the engine's rules before any search."""
+    from puzzleplan.plans.core import engine_rules
+    engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves))
+    try:
+        return engine_rules.checked(engine, ",".join(args.rule))
+    except ValueError as exc:
+        raise InputError(f"--rule: {exc}") from None
 
 
 def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
