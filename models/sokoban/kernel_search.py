@@ -37,8 +37,8 @@ estart[s] + ecount[s] - 2] (ecount[s] = 0: not expanded; < 0: -ecount[s] is that
 PI-corral pruning or a forced push left pushes out: `requeue` queues it again, to be expanded
 without). With par[P_FMAX] it stops before the first state whose pushes + bound exceed it.
 `to_go` turns the graph into a lower bound on each state's pushes to go, and with
-par[P_TO_GO] a search reads that bound (`ref`: the recording search's table, its symmetries and the bounds) for each new
-child, looked up by the child's normalised, folded form.
+par[P_TO_GO] a search reads that bound (`ref`: the recording search's table, its symmetries
+and the bounds) for each new child, looked up by the child's normalised, folded form.
 
 Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
 inlined, under a hash of this file alone; after changing kernel_rules.py clear
@@ -535,10 +535,11 @@ def to_go(h, estart, ecount, edge, count, ceiling):
     Why it is a bound (D <= d, the true distance): it holds for h; for an expanded s each pruned
     push led to a dead position, and its kept pushes include the first push of a shortest
     solution (all of them, or by PI-corral pruning: kernel_rules.pi_corral, or the one forced
-    push of kernel_rules.forced_push), so d(s) = min over
-    the edges of 1 + d(child); by induction in the order values are fixed, D(s) <= d(s). A
-    folded child (symmetry.py) is as far from the goal as the real one."""
-    # (a state PI-corral pruning cut, ecount < 0, keeps the first push of a shortest solution)
+    push of kernel_rules.forced_push), so d(s) = min over the edges of 1 + d(child); by
+    induction in the order values are fixed, D(s) <= d(s). A folded child (symmetry.py) is as
+    far from the goal as the real one."""
+    # (a state PI-corral pruning or a forced push cut, ecount < 0, keeps the first push of a
+    # shortest solution)
     nedges = 0
     for s in range(count):
         if ecount[s] != 0:
