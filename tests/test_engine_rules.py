@@ -90,3 +90,13 @@ def test_batch_rules(tmp_path: Path) -> None:
     assert {run.options["rules"] for run in spec.runs} == {"corrals=off, symmetry=off"}
     with pytest.raises(ModelError, match=r"rules.yaml:7: field 'options.rules': engine push has no rule 'corals'"):
         parse_spec(SPEC.format(path=MICROBAN, rules="corals=off"), "rules.yaml", tmp_path)
+
+
+def test_engines_lists_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "engines")
+    lines = out.splitlines()
+    push = next(i for i, line in enumerate(lines) if line.startswith("push "))
+    listed = [line.split()[1] for line in lines[push + 1:] if line.lstrip().startswith("--rule")]
+    assert code == 0 and listed == [f"{n}={'on' if d else 'off'}" for n, (d, _) in rules.declared("push").items()]
+    bfs = next(i for i, line in enumerate(lines) if line.startswith("bfs "))
+    assert not lines[bfs + 1].lstrip().startswith("--rule")

@@ -70,11 +70,13 @@ def _pdb_build(args: argparse.Namespace, model: Any, tiles_pdb: Any, partition: 
 
 
 def cmd_engines(args: argparse.Namespace) -> int:
-    from puzzleplan.plans.core import engines
+    from puzzleplan.plans.core import engine_rules, engines
     available = set(engines.available())
     for name in engines.names():
         mark = "" if name in available else "  (unavailable: missing dependency)"
         print(f"{name:10} {engines.about(name) if name in available else _declared_about(name)}{mark}")
+        for rule, (default, what) in (engine_rules.declared(name) if name in available else {}).items():
+            print(f"{'':10}   --rule {rule}={'on' if default else 'off'} (default): {what}")
     return EXIT_OK
 
 
