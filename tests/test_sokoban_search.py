@@ -259,8 +259,8 @@ def test_corridor_levels_forced_unforced_and_bfs_agree(model: Sokoban) -> None:
 @st.composite
 def sealed_levels(draw: st.DrawFn) -> Sokoban:
     """A small room holding a 2 x 2 block of boxes on goals (frozen for good) and one or two
-    loose boxes and goals."""
-    rows, cols = draw(st.integers(3, 5)), draw(st.integers(4, 5))
+    loose boxes and goals; in a room two rows high the block cuts it in two."""
+    rows, cols = draw(st.integers(2, 5)), draw(st.integers(4, 5))
     top, left = draw(st.integers(1, rows - 1)), draw(st.integers(1, cols - 1))
     block = {(top + dr, left + dc) for dr in (0, 1) for dc in (0, 1)}
     free = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1) if (r, c) not in block]
@@ -291,6 +291,13 @@ def test_sealed_boxes_become_walls() -> None:
         assert check_plan(model.with_options(metric=metric), sealed.plan.text()).valid
         assert_agrees_with_bfs(model.with_options(metric=metric), {"sealed": False})
     assert without_sealed(microban(3, "pushes"))[1] is None
+    # the block cuts the player off from a box off a goal, or from its own goal: no plan
+    for rows, goal in ((["##########", "#@$.** $.#", "#   **   #", "##########"], None),
+                       (["##########", "#@$.**   #", "#   **   #", "##########"], (1, 8))):
+        cut = Sokoban("\n".join(rows), player_goal=goal)
+        assert without_sealed(cut)[1] is None and len(sealed_cells(cut)) == 4
+        for metric in METRICS:
+            assert_agrees_with_bfs(cut.with_options(metric=metric), {"sealed": False})
 
 
 def test_output_line_says_pushes_then_moves(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from puzzleplan.models.base import ModelError
 from puzzleplan.models.sokoban.kernel_rules import frozen
 from puzzleplan.models.sokoban.level import bits
 
@@ -43,9 +44,11 @@ def sealed_cells(model: "Sokoban") -> list[int]:
 
 
 def without_sealed(model: "Sokoban") -> tuple["Sokoban", np.ndarray | None]:
-    """The level with its sealed boxes drawn as walls, and each of its cells' number in `model`
-    (None and `model` itself when there is nothing to seal, when every box is sealed, or when
-    the player's goal is on a sealed box: then no plan exists, which the search finds as it is)."""
+    """The level with its sealed boxes drawn as walls, and each of its cells' number in `model`.
+    None and `model` itself when there is nothing to seal, when every box is sealed, or when
+    the new walls shut the player out of its goal, a box off a goal or an empty goal (the
+    player's area shrinks: what lies behind sealed boxes is out of reach for good): then no
+    plan exists, which the search of `model` as it is finds."""
     sealed = sealed_cells(model)
     if not sealed or len(sealed) == len(model.goal_cells):     # nothing, or every box: solved already
         return model, None
@@ -55,6 +58,11 @@ def without_sealed(model: "Sokoban") -> tuple["Sokoban", np.ndarray | None]:
     rows = [list(row) for row in model.level.grid]
     for r, c in spots:
         rows[r][c] = "#"
-    inner = type(model)(["".join(row) for row in rows], player_goal=model.player_goal, metric=model.metric,
-                        name=model.name, max_moves=model.max_moves, prune=model.prune).seal()
+    try:
+        inner = type(model)(["".join(row) for row in rows], player_goal=model.player_goal, metric=model.metric,
+                            name=model.name, max_moves=model.max_moves, prune=model.prune).seal()
+    except ModelError:          # the new walls cut the player off from its goal
+        return model, None
+    if inner.unsolvable_reason() is not None:
+        return model, None      # they cut it off from a box off a goal or an empty goal
     return inner, np.array([model.index[cell] for cell in inner.cells], np.int64)
