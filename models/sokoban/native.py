@@ -175,8 +175,7 @@ class _Search:
         from puzzleplan.models.sokoban.kernel_rules import bound
         from puzzleplan.models.sokoban.level import bits
         ks = self.ks
-        side, pdist, zplayer = self.lv[3], self.lv[4], self.lv[7]
-        zbox = self.lv[6]
+        side, pdist, zbox, zplayer = self.lv[3], self.lv[4], self.lv[6], self.lv[7]
         boxes = np.array(sorted(bits(model.start_boxes)), np.int16)
         cost = np.zeros((self.nb, self.nb), np.int64)
         m = self.nb + 1

@@ -1,6 +1,6 @@
 """Boxes frozen on goals at the start, turned into walls before the push engine searches.
 
-A box on a goal whose frozen group (kernel_rules.frozen) has every box on a goal can never be
+A box on a goal whose frozen group (analysis.py's freeze test) has every box on a goal can never be
 pushed in any solution: no box of the group can move before another of it has, except onto a
 dead cell, from which no box reaches a goal again. So those boxes are walls for good, and the
 level with them drawn as walls has exactly the same solutions (their cells are never entered:
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from puzzleplan.models.base import ModelError
-from puzzleplan.models.sokoban.kernel_rules import frozen
 from puzzleplan.models.sokoban.level import bits
 
 if TYPE_CHECKING:
@@ -28,19 +27,15 @@ if TYPE_CHECKING:
 
 
 def sealed_cells(model: "Sokoban") -> list[int]:
-    """The cells of the start's boxes frozen on goals for good (model's numbering). The dead
-    cells are the model's (pull distances): fewer than the engine's player-aware ones, so a
-    group is found frozen no more often than it is."""
-    n = model.ncells
-    nbr = np.array(model.nbr, np.int64).reshape(n, 4)
-    goal = np.zeros(n, np.uint8)
-    goal[list(model.goal_cells)] = 1
-    dead = np.array([1 if model.dead[c] else 0 for c in range(n)], np.uint8)
-    occ = np.zeros(n, np.uint8)
-    boxes = list(bits(model.start_boxes))
-    occ[boxes] = 1
-    chain = np.zeros(n, np.uint8)
-    return [b for b in boxes if goal[b] and frozen.py_func(b, occ, chain, nbr, dead, goal) == 0]
+    """The cells of the start's boxes frozen on goals for good (model's numbering), by the
+    model's own freeze test (analysis.py, on its pull-distance dead cells)."""
+    analysis, boxes = model.analysis, model.start_boxes
+    sealed = []
+    for b in bits(boxes):
+        group = analysis.frozen(b, boxes, set()) if analysis.goals >> b & 1 else None
+        if group is not None and all(analysis.goals >> g & 1 for g in group):
+            sealed.append(b)
+    return sealed
 
 
 def without_sealed(model: "Sokoban") -> tuple["Sokoban", np.ndarray | None]:
