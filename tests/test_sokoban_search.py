@@ -51,8 +51,8 @@ def test_microban_optima_agree_with_astar_and_without_pruning(level: int) -> Non
 OFF_BY_DEFAULT = ("pair_bound",)
 
 
-@pytest.mark.parametrize("rule", ["corrals", "pairs", "walk", "pair_bound", "symmetry", "to_go", "layer_first",
-                                  "dead_ends"])
+@pytest.mark.parametrize("rule", ["corrals", "pairs", "triples", "walk", "pair_bound", "symmetry", "to_go",
+                                  "layer_first", "dead_ends"])
 def test_each_rule_alone_keeps_the_optimum(rule: str) -> None:
     """Turning one pruning rule or bound off (those off by default: on) changes neither optimum
     nor the fewest moves under pushes. The levels include symmetric ones (7, 31, 40)."""
@@ -120,6 +120,82 @@ def test_pair_distances_are_two_box_optima(level: int) -> None:
     for a, b in [(x, y) for k, x in enumerate(boxes) for y in boxes[k + 1:]][:8]:
         reference = _two_box_pushes(nbr, goals, a, b, model.start_player)
         assert tables.pairs[a, b, model.start_player] == (UNSOLVED if reference is None else reference), (a, b)
+
+
+def _three_boxes_solvable(nbr: list[list[int]], goals: set[int], boxes: tuple[int, ...], p: int) -> bool:
+    """Can boxes on `boxes` (no others), the player on p, be pushed onto goals? A forward
+    search over pushes and steps, the reference for triples.py's backward table."""
+    seen = {(boxes, p)}
+    stack = [(boxes, p)]
+    while stack:
+        boxes, p = stack.pop()
+        if all(b in goals for b in boxes):
+            return True
+        for d in range(4):
+            x = nbr[p][d]
+            if x < 0:
+                continue
+            if x in boxes:
+                y = nbr[x][d]
+                if y < 0 or y in boxes:
+                    continue
+                state = (tuple(sorted(y if b == x else b for b in boxes)), x)
+            else:
+                state = (boxes, x)
+            if state not in seen:
+                seen.add(state)
+                stack.append(state)
+    return False
+
+
+@st.composite
+def three_box_rooms(draw: st.DrawFn) -> tuple[Sokoban, tuple[int, ...], int]:
+    """A small walled room with three goals, and three box cells and a player cell in it."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(3, 5))
+    inside = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    walls = set(draw(st.lists(st.sampled_from(inside), max_size=len(inside) // 4)))
+    free = [cell for cell in inside if cell not in walls]
+    if len(free) < 4:
+        free, walls = inside, set()
+    picks = draw(st.permutations(free))
+    goals = set(draw(st.permutations(free))[:3])
+    fallback = "#######\n#@$$$ #\n#  ...#\n#######"
+    model = room_level(rows, cols, free, picks, goals, 3, fallback)
+    if model.ncells < 4 or len(model.goal_cells) != 3:
+        model = Sokoban(fallback)
+    cells = range(model.ncells)
+    boxes = tuple(sorted(draw(st.permutations(list(cells)))[:3]))
+    player = draw(st.sampled_from([c for c in cells if c not in boxes]))
+    return model, boxes, player
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(three_box_rooms())
+def test_triple_table_is_exact_for_three_boxes(room: tuple[Sokoban, tuple[int, ...], int]) -> None:
+    """solvable[a, b, c, p] (triples.py, backward by pulls) is 1 exactly when a forward search of
+    the three boxes alone reaches three goals."""
+    model, boxes, player = room
+    tables = build(model)
+    assume(tables.triples.shape[0] == model.ncells)
+    nbr = [[int(x) for x in row] for row in tables.nbr]
+    goals = {int(g) for g in tables.goal_cells}
+    expected = _three_boxes_solvable(nbr, goals, boxes, player)
+    assert bool(tables.triples[boxes + (player,)]) == expected
+
+
+def test_triple_deadlock_pruned_where_pairs_see_none() -> None:
+    """A room where one push leaves three boxes that no two-box test finds stuck but that cannot
+    all reach goals: the triple table prunes it, and the optimum is the same without the table."""
+    level = "\n".join(["######",
+                        "#    #",
+                        "# *@*#",
+                        "# $ .#",
+                        "######"])
+    model = Sokoban(level, metric="pushes")
+    on, off = push(model), push(model, triples=False)
+    assert on.plan.cost == off.plan.cost == 2
+    assert check_plan(model, on.plan.text()).valid
+    assert on.stats.extra["triple_deadlocks"] > 0 and off.stats.extra["triple_deadlocks"] == 0
 
 
 @pytest.mark.parametrize("path", sorted(SOK.glob("*.yaml")), ids=lambda p: p.stem)

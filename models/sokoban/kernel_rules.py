@@ -1,8 +1,9 @@
 """Compiled (numba) pieces of the push engine's rules: the player's walk, the lower bound, the
-freeze test, the PI-corral test and forced pushes into dead-end goal corridors. The search
+freeze test, three-box deadlocks, the PI-corral test and forced pushes into dead-end goal corridors. The search
 loop (kernel_search.py) calls them per state.
 
-Why pruning keeps every optimum: dead cells, frozen groups off goals and boxes without a perfect
+Why pruning keeps every optimum: dead cells, frozen groups off goals, three-box deadlocks
+(triples.py) and boxes without a perfect
 matching drop only positions from which no solution exists, so no plan is lost; the PI-corral
 and forced-push rules drop pushes out of positions that may well be solvable, and their
 docstrings show that a shortest solution always starts with a push they keep (pushes metric only).
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from puzzleplan.models.sokoban.triples import sort3
 
 BIG = 1 << 30               # the cost of an impossible box-goal pair in the matching
 JIT = {"cache": True}
@@ -279,6 +282,23 @@ def bound(boxes, player, side, pdist, cost, work):
             return -1
     total = assignment(cost, n, work[0], work[1], work[2], work[3], work[4], work[5])
     return -1 if total >= BIG else total
+
+
+@njit(**JIT)
+def triple_deadlock(triples, near, boxes, i, t, player):
+    """True when box i of `boxes`, pushed to t (the player then on `player`), makes a three-box
+    deadlock with two other boxes near t: triples.py's table says those three boxes alone
+    could not be solved."""
+    for j in range(boxes.shape[0]):
+        if j == i or near[t, boxes[j]] == 0:
+            continue
+        for k in range(j + 1, boxes.shape[0]):
+            if k == i or near[t, boxes[k]] == 0:
+                continue
+            a, b, c = sort3(t, boxes[j], boxes[k])
+            if triples[a, b, c, player] == 0:
+                return True
+    return False
 
 
 @njit(**JIT)

@@ -51,7 +51,7 @@ from numba import njit
 
 from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, forced_push, frozen,
                                                    image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
-                                                   reassign, row_min, walk, walk_to_push)
+                                                   reassign, row_min, triple_deadlock, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
 from puzzleplan.models.sokoban.prefetch import prefetch
 
@@ -61,8 +61,8 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED) = range(16)
-NCTR = 16
+ C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES) = range(17)
+NCTR = 17
 # par
 (P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
  P_DEAD_ENDS) = range(12)
@@ -175,7 +175,7 @@ def _key_of(mode, g, gp, h, w):
 def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
     symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above."""
-    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end = lv
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
     rtable, rboxes, rsym, rdist = ref
     record = par[P_EDGES] != 0
@@ -185,6 +185,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     mode = par[P_MODE]
     use_pi = par[P_PI] != 0
     use_pairs = pairs.shape[0] == n
+    use_triples = triples.shape[0] == n
     cap = par[P_CAP]
     pbound = par[P_PBOUND]
     pgoal = par[P_PGOAL]
@@ -327,6 +328,11 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                             occ[t] = 0
                             occ[b] = 1
                             continue
+                    if prune and use_triples and triple_deadlock(triples, near, boxes[s], i, t, b):
+                        ctr[C_TRIPLES] += 1
+                        occ[t] = 0
+                        occ[b] = 1
+                        continue
                     # the child's boxes, kept sorted
                     j = 0
                     for k in range(nb):

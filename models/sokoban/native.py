@@ -6,7 +6,8 @@ minimum matching of boxes to goals on player-aware push distances (tables.py) (o
 to the sum over disjoint pairs of boxes of their two-box distances where that is higher:
 kernel_rules.pair_bound, pairs.py), plus under moves the walk to the next push
 (kernel_rules.walk_to_push); its pruning is sound by the rule each states: dead cells, frozen
-boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), no perfect matching, PI-corrals
+boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), three-box deadlocks near the pushed
+box (triples.py), no perfect matching, PI-corrals
 without a push into them (a deadlock under either metric), and under pushes PI-corral pruning
 (kernel_rules.pi_corral) and forced pushes into dead-end goal corridors (kernel_rules.forced_push).
 
@@ -33,7 +34,8 @@ Options (Request.options; RULES below names them with their defaults, and `--rul
 sets them from the command line): `prune` (default True; False turns off every pruning rule, for the
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
-two-box table of pairs.py, its deadlocks and its bound), `pair_bound` (default False: also the
+two-box table of pairs.py, its deadlocks and its bound), `triples` (default True: the
+three-box deadlock table of triples.py), `pair_bound` (default False: also the
 bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
 bound adds the walk before the next push), `symmetry` (default True: fold symmetric states),
 `to_go` (default True: the layer, D and its use in the fewest-moves search; False: that search
@@ -49,7 +51,7 @@ again with all their pushes, as those PI-corral pruning cut), `sealed` (default 
 on goals at the start are walls, sealed.py).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
-pair deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`,
+pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`,
 `dead_end_pushes` (positions that kept a forced push alone), `sealed_boxes` (when any);
 under pushes `first_nodes` and `first_seconds` (to the first goal), `requeued`, `layer_nodes`,
 `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P), `to_go_reads` (children
@@ -92,6 +94,7 @@ RULES: dict[str, tuple[bool, str]] = {
     "prune": (True, "every pruning rule and the pair table (off: A* on the matching alone)"),
     "corrals": (True, "PI-corral pruning under pushes, corral deadlocks under both metrics"),
     "pairs": (True, "the two-box deadlock table (pairs.py)"),
+    "triples": (True, "the three-box deadlock table (triples.py), looked up near the pushed box"),
     "pair_bound": (False, "the matching raised to disjoint pairs' two-box distances"),
     "walk": (True, "moves: the walk to the next push added to the bound"),
     "symmetry": (True, "states folded by the level's turns and mirrors (symmetry.py)"),
@@ -284,7 +287,8 @@ class _Search:
     def counters(self) -> dict[str, int]:
         ks = self.ks
         return {"corral_prunes": int(self.ctr[ks.C_CORRALS]), "corral_deadlocks": int(self.ctr[ks.C_DEADLOCKS]),
-                "pair_deadlocks": int(self.ctr[ks.C_PAIRS]), "no_push_left": int(self.ctr[ks.C_STUCK]),
+                "pair_deadlocks": int(self.ctr[ks.C_PAIRS]),
+                "triple_deadlocks": int(self.ctr[ks.C_TRIPLES]), "no_push_left": int(self.ctr[ks.C_STUCK]),
                 "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND]), "dead_end_pushes": int(self.ctr[ks.C_FORCED])}
 
 
@@ -314,7 +318,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     inner, outer = without_sealed(model) if prune and on("sealed") else (model, None)
     if outer is not None:
         ctx.stats.extra["sealed_boxes"] = len(model.goal_cells) - len(inner.goal_cells)
-    tables = build(inner, pairs=prune and on("pairs"))
+    tables = build(inner, pairs=prune and on("pairs"), triples=prune and on("triples"))
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
     cap = request.max_moves

@@ -19,6 +19,9 @@
     pairs[a, b, p]   the two-box distance table of pairs.py: fewest pushes of boxes on a and b
                      alone, the player on p, to two goals (pairs.UNSOLVED: a deadlock; a
                      1 x 1 x 1 zero array when the level is too large for it or has one box)
+    triples[a, b, c, p]  the three-box table of triples.py: 1 when boxes on a < b < c alone, the
+                     player on p, can be solved (a 1 x 1 x 1 x 1 array when it is not built)
+    near[a, b]       1 when b lies within triples.NEAR steps of a (1 x 1 with no triple table)
 
 Why pdist bounds the pushes left, and stays consistent: until a box is first pushed, the player
 walks the floor around it without ever crossing its cell, so it stays on the same side of it;
@@ -36,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from puzzleplan.models.sokoban.pairs import build as pair_table
+from puzzleplan.models.sokoban.triples import build as triple_table, near
 
 if TYPE_CHECKING:
     from puzzleplan.models.sokoban.model import Sokoban
@@ -58,6 +62,8 @@ class Tables:
     zbox: np.ndarray        # uint64 [n]
     zplayer: np.ndarray     # uint64 [n]
     pairs: np.ndarray       # uint8 [n, n, n] or [1, 1, 1]
+    triples: np.ndarray     # uint8 [n, n, n, n] or [1, 1, 1, 1]
+    near: np.ndarray        # uint8 [n, n] or [1, 1]
 
     @property
     def ncells(self) -> int:
@@ -66,12 +72,12 @@ class Tables:
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order the kernels take them."""
         return (self.nbr, self.goal, self.goal_cells, self.side, self.pdist, self.dead, self.zbox, self.zplayer,
-                self.pairs, self.dead_end)
+                self.pairs, self.dead_end, self.triples, self.near)
 
 
-def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
+def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True, triples: bool = True) -> Tables:
     """The tables of `model`'s level (cells inside the player's walls, as the model numbers them);
-    `pairs` False leaves the two-box table out."""
+    `pairs` False leaves the two-box table out, `triples` False the three-box one."""
     n = model.ncells
     nbr = np.array(model.nbr, dtype=np.int32).reshape(n, 4)
     goal = np.zeros(n, dtype=np.uint8)
@@ -87,7 +93,12 @@ def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True) -> Tables:
     table = pair_table(nbr, goal_cells) if pairs else None
     if table is None:
         table = np.zeros((1, 1, 1), np.uint8)
-    return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table)
+    solvable = triple_table(nbr, goal_cells) if triples else None
+    if solvable is None:
+        solvable, close = np.zeros((1, 1, 1, 1), np.uint8), np.zeros((1, 1), np.uint8)
+    else:
+        close = near(nbr)
+    return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table, solvable, close)
 
 
 def dead_ends(nbr: np.ndarray) -> np.ndarray:
