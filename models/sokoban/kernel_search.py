@@ -41,8 +41,9 @@ par[P_TO_GO] a search reads that bound (`ref`: the recording search's table, its
 and the bounds) for each new child, looked up by the child's normalised, folded form.
 
 Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
-inlined, under a hash of this file alone; after changing kernel_rules.py clear
-models/sokoban/__pycache__ (or change this file), or the cached loop keeps the old rules.
+(and triples.sort3) inlined, under a hash of this file alone; after changing kernel_rules.py or
+triples.py clear models/sokoban/__pycache__ (or change this file), or the cached loop keeps the
+old rules.
 """
 from __future__ import annotations
 
