@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzleplan.models.sokoban.triples import sort3
+from puzzleplan.models.sokoban.triples import solvable, sort3
 
 BIG = 1 << 30               # the cost of an impossible box-goal pair in the matching
 JIT = {"cache": True}
@@ -296,7 +296,7 @@ def triple_deadlock(triples, near, boxes, i, t, player):
             if k == i or near[t, boxes[k]] == 0:
                 continue
             a, b, c = sort3(t, boxes[j], boxes[k])
-            if triples[a, b, c, player] == 0:
+            if solvable(triples, a, b, c, player) == 0:
                 return True
     return False
 

@@ -19,8 +19,9 @@
     pairs[a, b, p]   the two-box distance table of pairs.py: fewest pushes of boxes on a and b
                      alone, the player on p, to two goals (pairs.UNSOLVED: a deadlock; a
                      1 x 1 x 1 zero array when the level is too large for it or has one box)
-    triples[a, b, c, p]  the three-box table of triples.py: 1 when boxes on a < b < c alone, the
-                     player on p, can be solved (a 1 x 1 x 1 x 1 array when it is not built)
+    triples[a, b, c, w]  the three-box table of triples.py (triples.solvable reads it): bit p of
+                     word w tells whether boxes on a < b < c alone, the player on 64 * w + p,
+                     can be solved (a 1 x 1 x 1 x 1 array when it is not built)
     near[a, b]       1 when b lies within triples.NEAR steps of a (1 x 1 with no triple table)
 
 Why pdist bounds the pushes left, and stays consistent: until a box is first pushed, the player
@@ -62,7 +63,7 @@ class Tables:
     zbox: np.ndarray        # uint64 [n]
     zplayer: np.ndarray     # uint64 [n]
     pairs: np.ndarray       # uint8 [n, n, n] or [1, 1, 1]
-    triples: np.ndarray     # uint8 [n, n, n, n] or [1, 1, 1, 1]
+    triples: np.ndarray     # uint64 [n, n, n, ceil(n / 64)] or [1, 1, 1, 1]
     near: np.ndarray        # uint8 [n, n] or [1, 1]
 
     @property
@@ -95,7 +96,7 @@ def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True, triples: b
         table = np.zeros((1, 1, 1), np.uint8)
     solvable = triple_table(nbr, goal_cells) if triples else None
     if solvable is None:
-        solvable, close = np.zeros((1, 1, 1, 1), np.uint8), np.zeros((1, 1), np.uint8)
+        solvable, close = np.zeros((1, 1, 1, 1), np.uint64), np.zeros((1, 1), np.uint8)
     else:
         close = near(nbr)
     return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table, solvable, close)
