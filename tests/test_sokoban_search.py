@@ -251,6 +251,9 @@ def test_cap_and_limits() -> None:
     limited = solve(hard, "push", Request(limits=Limits(time_limit=0.5)))
     assert limited.status is Status.LIMIT_REACHED and "time limit" in limited.message
     assert limited.stats.nodes > 0 and limited.lower_bound is not None
+    assert "pair_deadlocks" in limited.stats.extra     # the pruning counters say how far it got
+    stopped = solve(microban(144, "moves"), "push", Request(limits=Limits(max_states=20000)))
+    assert stopped.status is Status.LIMIT_REACHED and stopped.stats.extra["triple_deadlocks"] > 0
 
 
 def test_player_aware_distances_see_dead_corridors() -> None:

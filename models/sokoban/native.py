@@ -326,20 +326,17 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     ctx.phase = ENGINE
     if model.metric == "moves":
         search = _Search(inner, lv, ks.MOVES, inner.start_player, cap, None, rules, outer=outer)
-        found = search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
-        stats.extra.update(search.counters())
+        found = _counted(search, ctx)
         return _conclude(ctx, model, search, found, cap)
     record = fewest_moves and cap is None and prune and on("to_go")
     first = _Search(inner, lv, ks.PUSHES, inner.initial() & inner.pmask, cap, None, rules, record=record,
                     outer=outer)
-    found = first.run(ctx, (0, 0, 0)) if first.root_bound >= 0 else -1
+    found = _counted(first, ctx)
     if found < 0 or not fewest_moves:
-        stats.extra.update(first.counters())
         if found >= 0:
             stats.extra["fewest_moves"] = False
         return _conclude(ctx, model, first, found, cap)
     pushes = first.pushes_to(found)
-    stats.extra.update(first.counters())
     stats.extra["first_nodes"] = stats.nodes
     stats.extra["first_seconds"] = round(ctx.elapsed(), 3)
     ctx.phase = f"{ENGINE}: fewest moves of {count(len(pushes), 'push', 'pushes')}"
@@ -362,6 +359,15 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     assert len(better) == len(pushes)
     stats.extra["fewest_moves"] = True
     return _plan(ctx, model, better, Status.OPTIMAL, len(pushes))
+
+
+def _counted(search: _Search, ctx: SearchContext) -> int:
+    """search.run from the root (-1 when the root is dead), its pruning counters put in the
+    statistics however it ends, a limit included."""
+    try:
+        return search.run(ctx, (0, 0, 0)) if search.root_bound >= 0 else -1
+    finally:
+        ctx.stats.extra.update(search.counters())
 
 
 def _conclude(ctx: SearchContext, model: "Sokoban", search: _Search, found: int, cap: int | None) -> Result:
