@@ -1,12 +1,12 @@
 """Compiled (numba) pieces of the push engine's rules: the player's walk, the lower bound, the
-freeze test, three-box deadlocks, the PI-corral test and forced pushes into dead-end goal corridors. The search
-loop (kernel_search.py) calls them per state.
+freeze test, three-box deadlocks, the PI-corral test and forced pushes into dead-end goal
+corridors. The search loop (kernel_search.py) calls them per state.
 
 Why pruning keeps every optimum: dead cells, frozen groups off goals, three-box deadlocks
-(triples.py) and boxes without a perfect
-matching drop only positions from which no solution exists, so no plan is lost; the PI-corral
-and forced-push rules drop pushes out of positions that may well be solvable, and their
-docstrings show that a shortest solution always starts with a push they keep (pushes metric only).
+(triples.py) and boxes without a perfect matching drop only positions from which no solution
+exists, so no plan is lost; the PI-corral and forced-push rules drop pushes out of positions
+that may well be solvable, and their docstrings show that a shortest solution always starts
+with a push they keep (pushes metric only).
 
 Cells, directions and tables are those of tables.py. `occ[c]` is 1 where a box stands. Walks
 are breadth-first searches marked with a stamp (`seen[c] == stamp`), so no array is cleared

@@ -7,9 +7,9 @@ to the sum over disjoint pairs of boxes of their two-box distances where that is
 kernel_rules.pair_bound, pairs.py), plus under moves the walk to the next push
 (kernel_rules.walk_to_push); its pruning is sound by the rule each states: dead cells, frozen
 boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), three-box deadlocks near the pushed
-box (triples.py), no perfect matching, PI-corrals
-without a push into them (a deadlock under either metric), and under pushes PI-corral pruning
-(kernel_rules.pi_corral) and forced pushes into dead-end goal corridors (kernel_rules.forced_push).
+box (triples.py), no perfect matching, PI-corrals without a push into them (a deadlock under
+either metric), and under pushes PI-corral pruning (kernel_rules.pi_corral) and forced pushes
+into dead-end goal corridors (kernel_rules.forced_push).
 
     moves    one search: edge cost = walk + 1, the player on its exact cell.
     pushes   First the fewest pushes P (player normalised), recording the graph it expands.
@@ -35,8 +35,8 @@ sets them from the command line): `prune` (default True; False turns off every p
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
 two-box table of pairs.py, its deadlocks and its bound), `triples` (default True: the
-three-box deadlock table of triples.py), `pair_bound` (default False: also the
-bound of disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
+three-box deadlock table of triples.py), `pair_bound` (default False: also the bound of
+disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
 bound adds the walk before the next push), `symmetry` (default True: fold symmetric states),
 `to_go` (default True: the layer, D and its use in the fewest-moves search; False: that search
 keeps every state with pushes + bound <= P), `layer_first` (default False: PI-corral pruning in
@@ -51,11 +51,12 @@ again with all their pushes, as those PI-corral pruning cut), `sealed` (default 
 on goals at the start are walls, sealed.py).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
-pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the matching), `no_push_left`,
-`dead_end_pushes` (positions that kept a forced push alone), `sealed_boxes` (when any);
-under pushes `first_nodes` and `first_seconds` (to the first goal), `requeued`, `layer_nodes`,
-`to_go_seconds`, `to_go_states` (stored states with pushes + D <= P), `to_go_reads` (children
-of the last search that found their D), `second_nodes`.
+pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the
+matching), `no_push_left`, `dead_end_pushes` (positions that kept a forced push alone),
+`sealed_boxes` (when any); under pushes `first_nodes` and `first_seconds` (to the first goal),
+`requeued`, `layer_nodes`, `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P),
+`to_go_reads` (children of the last search that found their D), `second_nodes`. The pruning
+counters are there when a limit stops the search too.
 """
 from __future__ import annotations
 
