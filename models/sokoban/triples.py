@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzleplan.models.sokoban.analysis import walk_distances
+
 MAX_CELLS = 100             # 100^3 * 2 words = 16 MB; the search queue of the build n^4 / 6 ints = 67 MB
 NEAR = 3
 
@@ -39,20 +41,8 @@ def build(nbr: np.ndarray, goal_cells: np.ndarray) -> np.ndarray | None:
 
 def near(nbr: np.ndarray, radius: int = NEAR) -> np.ndarray:
     """near[a, b] = 1 when b lies within `radius` steps of a on the floor (walls only)."""
-    n = nbr.shape[0]
-    out = np.zeros((n, n), np.uint8)
-    for a in range(n):
-        ring = [a]
-        out[a, a] = 1
-        for _ in range(radius):
-            step = []
-            for c in ring:
-                for x in nbr[c]:
-                    if x >= 0 and not out[a, x]:
-                        out[a, x] = 1
-                        step.append(int(x))
-            ring = step
-    return out
+    steps = np.array([walk_distances(nbr, a) for a in range(nbr.shape[0])])
+    return (steps <= radius).astype(np.uint8)
 
 
 @njit(cache=True)

@@ -159,9 +159,8 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
                         "cached tables, else an automatic split)")
     p.add_argument("--rule", action="append", metavar="NAME=on|off",
                    help="switch one of the engine's rules (pruning rules, bounds) on or off; repeatable, or "
-                        "comma-separated (Sokoban's push engine: corrals, pairs, triples, pair_bound, walk, "
-                        "symmetry, dead_ends, sealed, fewest_moves, to_go, layer_first, prune; a wrong name "
-                        "lists them)")
+                        "comma-separated (`puzzleplan engines` lists each engine's rules with their defaults; "
+                        "a wrong name lists them too)")
     _encoder_options(p)
     _limits(p)
 
