@@ -54,7 +54,7 @@ from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, 
                                                    image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
                                                    reassign, row_min, triple_deadlock, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
-from puzzleplan.models.sokoban.prefetch import prefetch
+from puzzleplan.models.sokoban.prefetch import prefetch, prefetch_row
 
 PUSHES, MOVES, LEXICAL = 0, 1, 2
 SCALE = 1 << 24             # LEXICAL: a push outweighs any number of moves
@@ -206,7 +206,14 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     allowed = np.zeros(nb * 4, np.uint8)
     child = np.zeros(nb, np.int16)
     canon = np.zeros(nb, np.int16)
-    raw = np.zeros(nb, np.int16)
+    kid = np.zeros((4 * nb, nb), np.int16)       # pass 1's children (folded), for pass 2
+    kid_raw = np.zeros((4 * nb, nb), np.int16)   # the same unfolded (for `ref`)
+    kid_push = np.zeros(4 * nb, np.int64)        # box index * 4 + direction
+    kid_pc = np.zeros(4 * nb, np.int64)          # the child's player (normalised under PUSHES)
+    kid_fp = np.zeros(4 * nb, np.int64)          # the same in the folded frame
+    kid_folded = np.zeros(4 * nb, np.int64)
+    kid_key = np.zeros(4 * nb, np.uint64)
+    mask = table.shape[0] - 1
     trial = np.zeros(nb, np.int16)
     nsym = symcells.shape[0]
     hashes = np.zeros(nsym + 1, np.uint64)     # the expanded state's image_hashes
@@ -244,6 +251,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
             heap_push(hkey, hidx, ctr, top, s)
             return EXHAUSTED                # every state with f <= P_FMAX is expanded
         p = player[s]
+        here = boxes[s]                     # one view per expansion (each view costs reference counting)
         on = 0
         for i in range(nb):
             b = boxes[s, i]
@@ -260,15 +268,15 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
         done += 1
         ctr[C_NODES] += 1
         if nsym > 0:
-            image_hashes(boxes[s], symcells, zbox, hashes)
+            image_hashes(here, symcells, zbox, hashes)
         if mode != PUSHES:
-            _prefetch_children(nbr, occ, seen, stamp, boxes[s], keys[s] ^ zplayer[p], zbox, zplayer, table, symcells,
+            _prefetch_children(nbr, occ, seen, stamp, here, keys[s] ^ zplayer[p], zbox, zplayer, table, symcells,
                                hashes)
         gp = gp_of[s]
         if gp > ctr[C_DEPTH]:
             ctr[C_DEPTH] = gp
         if use_pi and prune:
-            corral = pi_corral(nbr, occ, goal, boxes[s], seen, stamp, label, queue2, allowed)
+            corral = pi_corral(nbr, occ, goal, here, seen, stamp, label, queue2, allowed)
             if corral == 0:
                 ctr[C_DEADLOCKS] += 1
             elif mode != PUSHES or par[P_PI] == DEADLOCKS_ONLY:
@@ -277,7 +285,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
             corral = -1
         forced = -1
         if use_dead_ends and corral != 0:
-            forced = forced_push(nbr, occ, goal, dead_end, boxes[s], seen, stamp)
+            forced = forced_push(nbr, occ, goal, dead_end, here, seen, stamp)
             if forced >= 0:
                 ctr[C_FORCED] += 1
                 corral = -1                 # never with PI-corral pruning (forced_push says why)
@@ -298,6 +306,11 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                     ctr[C_CAPPED] = 1
                 elif found < 0 or cg < g_of[found]:
                     _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
+            # Pass 1: the kept pushes and their children's hashes (under PUSHES each needs a
+            # walk first), with a prefetch of each child's table slot; pass 2 looks them up.
+            # Two passes because a look-up is a cache miss: asked for together, the misses
+            # overlap instead of stalling one after another.
+            kids = 0
             for i in range(nb):
                 b = boxes[s, i]
                 for d in range(4):
@@ -329,7 +342,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                             occ[t] = 0
                             occ[b] = 1
                             continue
-                    if prune and use_triples and triple_deadlock(triples, near, boxes[s], i, t, b):
+                    if prune and use_triples and triple_deadlock(triples, near, here, i, t, b):
                         ctr[C_TRIPLES] += 1
                         occ[t] = 0
                         occ[b] = 1
@@ -353,18 +366,11 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                         pc = b
                     occ[t] = 0
                     occ[b] = 1
-                    cgp = gp + 1
-                    if mode == PUSHES:
-                        cg = g + 1
-                    elif mode == MOVES:
-                        cg = g + dist[q] + 1
-                    else:
-                        cg = g + SCALE + dist[q] + 1
                     key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
                     folded = 0
                     if use_ref:
                         for k in range(nb):
-                            raw[k] = child[k]
+                            kid_raw[kids, k] = child[k]
                     if nsym > 0:
                         push_hashes(hashes, symcells, zbox, b, t, chashes)
                         folded, fp = canonical(child, pc, symcells, queue2, count if mode == PUSHES else 0, canon,
@@ -375,78 +381,116 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                                 child[k] = canon[k]
                     else:
                         fp = pc
-                    found = find(table, boxes, key, child, fp)
-                    if found >= 0:
-                        if record:
-                            edge[ctr[C_EDGES]] = found
-                            ctr[C_EDGES] += 1
-                        if cg >= g_of[found]:
-                            continue        # no cheaper: the bound is not even needed
-                        h = h_of[found]
-                        w = w_of[found]
-                    else:
-                        w = 0
-                        if use_walk and on - goal[b] + goal[t] < nb:
-                            occ[b] = 0
-                            occ[t] = 1
-                            stamp2 += 1
-                            w = walk_to_push(nbr, occ, dead, prune, pc, seen2, stamp2, dist2, queue2)
-                            occ[t] = 0
-                            occ[b] = 1
-                            if w < 0:
-                                ctr[C_STUCK] += 1
-                                continue    # boxes off goals and no push left: a deadlock
-                        if not matched:
-                            # the parent's matching and potentials: each child changes one row (`reassign`)
-                            for k in range(nb):
-                                cost_row(cost, k, boxes[s, k], p, side, pdist)
-                            assignment(cost, nb, pu, pv, pmatch, way, minv, used)
-                            if use_pair_bound:
-                                for k in range(nb):
-                                    lone[k] = row_min(cost, k, nb)
-                            matched = True
-                        for k in range(nb):
-                            saved[k] = cost[i, k]
-                        if cost_row(cost, i, t, pc, side, pdist):
-                            for k in range(m):
-                                cu[k] = pu[k]
-                                cv[k] = pv[k]
-                                cmatch[k] = pmatch[k]
-                            h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
-                            if h < BIG and use_pair_bound:
-                                hp = pair_bound(boxes[s], i, t, cost, lone, nb, pc, pairs, paired)
-                                if hp > h:
-                                    h = hp
-                                    ctr[C_PAIR_BOUND] += 1
-                        else:
-                            h = BIG
-                        for k in range(nb):
-                            cost[i, k] = saved[k]
-                        if h >= BIG:
-                            continue        # no perfect matching: a deadlock
-                        if use_ref:
-                            occ[b] = 0
-                            occ[t] = 1
-                            stamp2 += 1
-                            count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
-                            occ[t] = 0
-                            occ[b] = 1
-                            r = _lookup(rtable, rboxes, rsym, zbox, zplayer, raw, queue2, count, canon, trial,
-                                        rhashes)
-                            if r >= 0:
-                                ctr[C_TO_GO] += 1
-                                if rdist[r] > h:
-                                    h = rdist[r]
-                    ch = (SCALE * h + h if mode == LEXICAL else h) + w
-                    if pbound >= 0 and cgp + h > pbound:
-                        continue
-                    if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
-                        ctr[C_CAPPED] = 1
-                        continue
-                    j = _store(st, ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, folded)
-                    if record and found < 0:
-                        edge[ctr[C_EDGES]] = j
+                    for k in range(nb):
+                        kid[kids, k] = child[k]
+                    kid_push[kids] = i * 4 + d
+                    kid_pc[kids] = pc
+                    kid_fp[kids] = fp
+                    kid_folded[kids] = folded
+                    kid_key[kids] = key
+                    if mode == PUSHES:
+                        prefetch(table, np.int64(key & np.uint64(mask)))
+                    kids += 1
+            if mode == PUSHES:
+                # the state behind each first slot whose tag matches: most such children are
+                # stored already, and pass 2 reads their boxes and cost
+                for c in range(kids):
+                    e = table[np.int64(kid_key[c] & np.uint64(mask))]
+                    if e >= 0 and (e >> np.int64(32)) == (entry(kid_key[c], kid_fp[c], 0) >> np.int64(32)):
+                        prefetch_row(boxes, e & np.int64(0xFFFFFFFF))
+                        prefetch(g_of, e & np.int64(0xFFFFFFFF))
+            # Pass 2: each child looked up, bounded and stored
+            for c in range(kids):
+                i = kid_push[c] // 4
+                d = kid_push[c] % 4
+                b = boxes[s, i]
+                q = nbr[b, d ^ 1]
+                t = nbr[b, d]
+                pc = kid_pc[c]
+                fp = kid_fp[c]
+                folded = kid_folded[c]
+                key = kid_key[c]
+                for k in range(nb):
+                    child[k] = kid[c, k]
+                cgp = gp + 1
+                if mode == PUSHES:
+                    cg = g + 1
+                elif mode == MOVES:
+                    cg = g + dist[q] + 1
+                else:
+                    cg = g + SCALE + dist[q] + 1
+                found = find(table, boxes, key, child, fp)
+                if found >= 0:
+                    if record:
+                        edge[ctr[C_EDGES]] = found
                         ctr[C_EDGES] += 1
+                    if cg >= g_of[found]:
+                        continue        # no cheaper: the bound is not even needed
+                    h = h_of[found]
+                    w = w_of[found]
+                else:
+                    w = 0
+                    if use_walk and on - goal[b] + goal[t] < nb:
+                        occ[b] = 0
+                        occ[t] = 1
+                        stamp2 += 1
+                        w = walk_to_push(nbr, occ, dead, prune, pc, seen2, stamp2, dist2, queue2)
+                        occ[t] = 0
+                        occ[b] = 1
+                        if w < 0:
+                            ctr[C_STUCK] += 1
+                            continue    # boxes off goals and no push left: a deadlock
+                    if not matched:
+                        # the parent's matching and potentials: each child changes one row (`reassign`)
+                        for k in range(nb):
+                            cost_row(cost, k, boxes[s, k], p, side, pdist)
+                        assignment(cost, nb, pu, pv, pmatch, way, minv, used)
+                        if use_pair_bound:
+                            for k in range(nb):
+                                lone[k] = row_min(cost, k, nb)
+                        matched = True
+                    for k in range(nb):
+                        saved[k] = cost[i, k]
+                    if cost_row(cost, i, t, pc, side, pdist):
+                        for k in range(m):
+                            cu[k] = pu[k]
+                            cv[k] = pv[k]
+                            cmatch[k] = pmatch[k]
+                        h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
+                        if h < BIG and use_pair_bound:
+                            hp = pair_bound(here, i, t, cost, lone, nb, pc, pairs, paired)
+                            if hp > h:
+                                h = hp
+                                ctr[C_PAIR_BOUND] += 1
+                    else:
+                        h = BIG
+                    for k in range(nb):
+                        cost[i, k] = saved[k]
+                    if h >= BIG:
+                        continue        # no perfect matching: a deadlock
+                    if use_ref:
+                        occ[b] = 0
+                        occ[t] = 1
+                        stamp2 += 1
+                        count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                        occ[t] = 0
+                        occ[b] = 1
+                        r = _lookup(rtable, rboxes, rsym, zbox, zplayer, kid_raw[c], queue2, count, canon, trial,
+                                    rhashes)
+                        if r >= 0:
+                            ctr[C_TO_GO] += 1
+                            if rdist[r] > h:
+                                h = rdist[r]
+                ch = (SCALE * h + h if mode == LEXICAL else h) + w
+                if pbound >= 0 and cgp + h > pbound:
+                    continue
+                if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
+                    ctr[C_CAPPED] = 1
+                    continue
+                j = _store(st, ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, folded)
+                if record and found < 0:
+                    edge[ctr[C_EDGES]] = j
+                    ctr[C_EDGES] += 1
         if record:
             ecount[s] = ctr[C_EDGES] - estart[s] + 1
             if corral > 0 or forced >= 0:
