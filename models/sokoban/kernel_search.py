@@ -251,7 +251,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
             heap_push(hkey, hidx, ctr, top, s)
             return EXHAUSTED                # every state with f <= P_FMAX is expanded
         p = player[s]
-        here = boxes[s]                     # one view per expansion (each view costs reference counting)
+        here = boxes[s]                     # the expanded state's boxes, for the rules that take them whole
         on = 0
         for i in range(nb):
             b = boxes[s, i]
