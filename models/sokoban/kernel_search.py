@@ -393,7 +393,9 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
                     kids += 1
             if mode == PUSHES:
                 # the state behind each first slot whose tag matches: most such children are
-                # stored already, and pass 2 reads their boxes and cost
+                # stored already, and pass 2 reads their boxes and cost. (This is find's first
+                # probe written out again: as shared helpers, home slot and tag, 153's first
+                # 8 M states took 7% longer, 33.3-35.6 s against 30.9-32.8 s.)
                 for c in range(kids):
                     e = table[np.int64(kid_key[c] & np.uint64(mask))]
                     if e >= 0 and (e >> np.int64(32)) == (entry(kid_key[c], kid_fp[c], 0) >> np.int64(32)):
