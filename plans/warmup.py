@@ -2,9 +2,9 @@
 
 The tiles IDA* kernel, the pattern-database builders and Sokoban's `push` engine are compiled on
 their first use and cached next to the installed package (numba `cache=True`). Compiling takes
-10-15 s a family and cannot be interrupted, so a first `--time-limit 3` run would take longer
-than asked; running `puzzleplan warm-up` once after installing removes that cost, and `solve`
-says up front when a run is about to pay it.
+10-35 s a family (Sokoban's push engine about 35 s) and cannot be interrupted, so a first
+`--time-limit 3` run would take longer than asked; running `puzzleplan warm-up` once after
+installing removes that cost, and `solve` says up front when a run is about to pay it.
 """
 from __future__ import annotations
 

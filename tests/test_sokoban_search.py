@@ -216,6 +216,18 @@ def test_examples_facts(path: Path) -> None:
         assert result.stats.extra["moves"] == len(result.plan.moves)
 
 
+def test_threads_keep_both_optima() -> None:
+    """Batches expanded on two threads (`workers=2`) find the same optimum, and under pushes the
+    same fewest moves, as on one; levels 7, 31 and 40 fold symmetries."""
+    for level in range(1, 41, 3):
+        for metric in METRICS:
+            model = microban(level, metric)
+            one, two = push(model), push(model, workers=2)
+            assert two.status is Status.OPTIMAL and two.stats.extra["threads"] == 2
+            assert one.plan.cost == two.plan.cost and one.plan.length == two.plan.length, (level, metric)
+            assert check_plan(model, two.plan.text()).valid
+
+
 def test_pushes_then_fewest_moves() -> None:
     """Microban 6: generic A* over pushes returns a push-optimal plan with more moves than needed;
     the push engine returns one with as few moves as any push-optimal plan (never more than the

@@ -18,6 +18,16 @@ next push) or as SCALE * b + b + w (LEXICAL). The queue is a binary heap on f, t
 deeper state. A state reached cheaper after it was expanded is queued again, so with an
 admissible bound the first goal popped is optimal.
 
+States are expanded in batches: up to par[P_BATCH] states popped together while the least f
+stays the same, their children made, looked up and bounded (`_expand_chunk`, on par[P_THREADS]
+threads: numba's prange, each thread with its own work space), then stored one state after
+another in the order popped. Why a batch keeps the optimum: its states all have the least f on
+the queue, so no child of one (f no lower, the bound being consistent; a cheaper path found to
+a state already popped re-queues it, as in any A* that reopens) should have come before
+another; a goal is returned only when it is popped first in its batch. Why threads: making the
+children (walks, PI-corrals, deadlock tables, matchings, table look-ups) is most of an
+expansion and reads shared arrays only; storing writes them, and stays on one thread.
+
 Everything lives in arrays the driver owns (native.py), so a slice of `budget` expansions can
 stop and resume: the driver checks its limits between slices and grows the arrays when asked.
 
@@ -48,7 +58,7 @@ old rules.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, forced_push, frozen,
                                                    image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
@@ -66,7 +76,7 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 NCTR = 17
 # par
 (P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
- P_DEAD_ENDS) = range(12)
+ P_DEAD_ENDS, P_BATCH, P_THREADS) = range(14)
 DEADLOCKS_ONLY = 2          # par[P_PI]: corral deadlocks, no PI-corral pruning
 # return codes of `expand_slice`
 RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE, GROW_EDGES = range(7)
@@ -172,28 +182,58 @@ def _key_of(mode, g, gp, h, w):
     return heap_key(g + h + w, g if mode == MOVES else gp)
 
 
+# per-slot results of `_expand_chunk`, columns of `info`
+(I_KIDS, I_CORRAL, I_FORCED, I_ON, I_GOAL_WALK, I_GENERATED, I_PAIRS, I_TRIPLES, I_DEADLOCKS, I_CORRALS,
+ I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO) = range(14)
+NINFO = 14
+# columns of `found`: a child's state after `_expand_chunk` (K_*), its stored index, h, w, the walk to its push
+(F_STATE, F_INDEX, F_H, F_W, F_WALK) = range(5)
+K_FOUND, K_NEW, K_DEAD = 0, 1, 2
+
+
 @njit(cache=True)
-def expand_slice(lv, st, par, ctr, budget, symcells, ref):
-    """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
-    symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above."""
+def _outputs(slots, nb):
+    """Each batch slot's results (`_expand_chunk`): arrays with a row per slot."""
+    return (np.zeros((slots, 4 * nb, nb), np.int16),   # kid: the children (folded)
+            np.zeros((slots, 4 * nb, nb), np.int16),   # kid_raw: the same unfolded (for `ref`)
+            np.zeros((slots, 4 * nb, 4), np.int64),    # kid_push (box index * 4 + direction), pc, fp, folded
+            np.zeros((slots, 4 * nb), np.uint64),      # kid_key
+            np.zeros((slots, NINFO), np.int64),        # info (I_*)
+            np.zeros((slots, 4 * nb, 5), np.int64))    # found (F_*)
+
+
+@njit(cache=True)
+def _expand_chunk(lv, st, par, batch, first, step, slots, symcells, ref, out):
+    """Expand the states batch[first], batch[first + step], ... below `slots`, each into its
+    slot's rows of `out` (`_outputs`): its walk, the pruning of the whole position
+    (PI-corrals, forced pushes), its kept children with their hashes, each looked up (K_FOUND
+    and its index), and each not stored bounded (K_NEW with h and w, or K_DEAD). Reads the
+    shared arrays and writes its own slots alone, so chunks can run on threads at once
+    (`_expand_batch`); `expand_slice` then stores the children one slot after another.
+
+    Work space is made here, once per chunk, and rows of `out` are written by index, not
+    through views: each view of a shared array counts a reference on it, and on two threads
+    those counts fight over one cache line."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
-    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
+    boxes, player, keys, g_of = st[0], st[1], st[2], st[3]
+    table = st[9]
     rtable, rboxes, rsym, rdist = ref
-    record = par[P_EDGES] != 0
-    use_ref = par[P_TO_GO] != 0
+    kid, kid_raw, kid_of, kid_key, info, found_of = out
     n = nbr.shape[0]
     nb = boxes.shape[1]
+    m = nb + 1
     mode = par[P_MODE]
     use_pi = par[P_PI] != 0
     use_pairs = pairs.shape[0] == n
     use_triples = triples.shape[0] == n
-    cap = par[P_CAP]
-    pbound = par[P_PBOUND]
-    pgoal = par[P_PGOAL]
     prune = par[P_PRUNE] != 0
+    use_ref = par[P_TO_GO] != 0
     use_walk = mode != PUSHES and par[P_WALK] != 0
     use_pair_bound = use_pairs and prune and par[P_PAIR_BOUND] != 0
     use_dead_ends = mode == PUSHES and prune and par[P_DEAD_ENDS] != 0
+    pgoal = par[P_PGOAL]
+    nsym = symcells.shape[0]
+    mask = table.shape[0] - 1
     occ = np.zeros(n, np.uint8)
     chain = np.zeros(n, np.uint8)
     seen = np.zeros(n, np.int64)
@@ -204,24 +244,14 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     queue2 = np.zeros(n, np.int64)
     label = np.zeros(n, np.int64)
     allowed = np.zeros(nb * 4, np.uint8)
+    here = np.zeros(nb, np.int16)
     child = np.zeros(nb, np.int16)
     canon = np.zeros(nb, np.int16)
-    kid = np.zeros((4 * nb, nb), np.int16)       # pass 1's children (folded), for pass 2
-    kid_raw = np.zeros((4 * nb, nb), np.int16)   # the same unfolded (for `ref`)
-    kid_push = np.zeros(4 * nb, np.int64)        # box index * 4 + direction
-    kid_pc = np.zeros(4 * nb, np.int64)          # the child's player (normalised under PUSHES)
-    kid_fp = np.zeros(4 * nb, np.int64)          # the same in the folded frame
-    kid_folded = np.zeros(4 * nb, np.int64)
-    kid_key = np.zeros(4 * nb, np.uint64)
-    mask = table.shape[0] - 1
     trial = np.zeros(nb, np.int16)
-    nsym = symcells.shape[0]
     hashes = np.zeros(nsym + 1, np.uint64)     # the expanded state's image_hashes
     chashes = np.zeros(nsym + 1, np.uint64)    # a child's
     rhashes = np.zeros(rsym.shape[0] + 1, np.uint64)
-    count = 0
     cost = np.zeros((nb, nb), np.int64)
-    m = nb + 1
     pu, pv, pmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
     cu, cv, cmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
     way, minv, used = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
@@ -230,277 +260,411 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     paired = np.zeros(nb, np.uint8)
     stamp = np.int64(0)
     stamp2 = np.int64(0)
-    done = 0
-    while done < budget:
-        if ctr[C_HEAP] == 0:
-            return EXHAUSTED
-        if ctr[C_STATES] + 4 * nb + 2 > boxes.shape[0]:
-            return GROW_STATES
-        if ctr[C_HEAP] + 4 * nb + 2 > hkey.shape[0]:
-            return GROW_HEAP
-        if 2 * (ctr[C_STATES] + 4 * nb + 2) > table.shape[0]:
-            return GROW_TABLE
-        if record and ctr[C_EDGES] + 4 * nb + 2 > edge.shape[0]:
-            return GROW_EDGES
-        top, s = heap_pop(hkey, hidx, ctr)
-        g = g_of[s]
-        if top != _key_of(mode, g, gp_of[s], h_of[s], w_of[s]):
-            continue                        # a stale entry: s was reached cheaper since
-        ctr[C_F] = top // TIE
-        if par[P_FMAX] >= 0 and ctr[C_F] > par[P_FMAX]:
-            heap_push(hkey, hidx, ctr, top, s)
-            return EXHAUSTED                # every state with f <= P_FMAX is expanded
+    for j in range(first, slots, step):
+        s = batch[j]
+        for c in range(NINFO):
+            info[j, c] = 0
         p = player[s]
-        here = boxes[s]                     # the expanded state's boxes, for the rules that take them whole
         on = 0
         for i in range(nb):
             b = boxes[s, i]
+            here[i] = b                 # the expanded state's boxes, for the rules that take them whole
             occ[b] = 1
             on += goal[b]
+        info[j, I_ON] = on
         stamp += 1
-        reached = walk(nbr, occ, p, seen, stamp, dist, queue)
-        if on == nb:
-            if pgoal < 0 or p == pgoal or (mode == PUSHES and seen[pgoal] == stamp):
-                for i in range(nb):
-                    occ[boxes[s, i]] = 0
-                ctr[C_GOAL] = s
-                return GOAL
-        done += 1
-        ctr[C_NODES] += 1
+        walk(nbr, occ, p, seen, stamp, dist, queue)
+        info[j, I_GOAL_WALK] = dist[pgoal] if pgoal >= 0 and seen[pgoal] == stamp else -1
         if nsym > 0:
             image_hashes(here, symcells, zbox, hashes)
         if mode != PUSHES:
             _prefetch_children(nbr, occ, seen, stamp, here, keys[s] ^ zplayer[p], zbox, zplayer, table, symcells,
                                hashes)
-        gp = gp_of[s]
-        if gp > ctr[C_DEPTH]:
-            ctr[C_DEPTH] = gp
         if use_pi and prune:
             corral = pi_corral(nbr, occ, goal, here, seen, stamp, label, queue2, allowed)
             if corral == 0:
-                ctr[C_DEADLOCKS] += 1
+                info[j, I_DEADLOCKS] += 1
             elif mode != PUSHES or par[P_PI] == DEADLOCKS_ONLY:
-                corral = -1                 # the deadlock holds under any metric, the pruning does not
+                corral = -1             # the deadlock holds under any metric, the pruning does not
         else:
             corral = -1
         forced = -1
         if use_dead_ends and corral != 0:
             forced = forced_push(nbr, occ, goal, dead_end, here, seen, stamp)
             if forced >= 0:
-                ctr[C_FORCED] += 1
-                corral = -1                 # never with PI-corral pruning (forced_push says why)
+                info[j, I_FORCED_PUSHES] += 1
+                corral = -1             # never with PI-corral pruning (forced_push says why)
         if corral > 0:
-            ctr[C_CORRALS] += 1
-        if record:
-            estart[s] = ctr[C_EDGES]
-        if corral != 0:
-            matched = False                 # the parent's matching: made when a new child first needs it
-            # the final walk to the player's goal, as an edge of its own (moves count it)
-            if on == nb and pgoal >= 0 and mode != PUSHES and seen[pgoal] == stamp:
-                for i in range(nb):
-                    child[i] = boxes[s, i]
-                key = keys[s] ^ zplayer[p] ^ zplayer[pgoal]
-                found = find(table, boxes, key, child, pgoal)
-                cg = g + dist[pgoal]
-                if cap >= 0 and mode == MOVES and cg > cap:
-                    ctr[C_CAPPED] = 1
-                elif found < 0 or cg < g_of[found]:
-                    _store(st, ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
-            # Pass 1: the kept pushes and their children's hashes (under PUSHES each needs a
-            # walk first), with a prefetch of each child's table slot; pass 2 looks them up.
-            # Two passes because a look-up is a cache miss: asked for together, the misses
-            # overlap instead of stalling one after another.
-            kids = 0
-            for i in range(nb):
-                b = boxes[s, i]
-                for d in range(4):
-                    q = nbr[b, d ^ 1]
-                    t = nbr[b, d]
-                    if q < 0 or t < 0 or occ[t] or seen[q] != stamp:
-                        continue
-                    if corral > 0 and allowed[i * 4 + d] == 0:
-                        continue
-                    if forced >= 0 and forced != i * 4 + d:
-                        continue
-                    if prune and dead[t]:
-                        continue
-                    ctr[C_GENERATED] += 1
-                    occ[b] = 0
-                    occ[t] = 1
-                    if prune and frozen(t, occ, chain, nbr, dead, goal) > 0:
-                        occ[t] = 0
-                        occ[b] = 1
-                        continue
-                    if prune and use_pairs:
-                        lost = False
-                        for k in range(nb):
-                            if k != i and pairs[t, boxes[s, k], b] == UNSOLVED:
-                                lost = True
-                                break
-                        if lost:
-                            ctr[C_PAIRS] += 1
-                            occ[t] = 0
-                            occ[b] = 1
-                            continue
-                    if prune and use_triples and triple_deadlock(triples, near, here, i, t, b):
-                        ctr[C_TRIPLES] += 1
-                        occ[t] = 0
-                        occ[b] = 1
-                        continue
-                    # the child's boxes, kept sorted
-                    j = 0
-                    for k in range(nb):
-                        if k != i:
-                            child[j] = boxes[s, k]
-                            j += 1
-                    j = nb - 1
-                    while j > 0 and child[j - 1] > t:
-                        child[j] = child[j - 1]
-                        j -= 1
-                    child[j] = t
-                    if mode == PUSHES:
-                        stamp2 += 1
-                        count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
-                        pc = lowest_reached(queue2, count)
-                    else:
-                        pc = b
-                    occ[t] = 0
-                    occ[b] = 1
-                    key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
-                    folded = 0
-                    if use_ref:
-                        for k in range(nb):
-                            kid_raw[kids, k] = child[k]
-                    if nsym > 0:
-                        push_hashes(hashes, symcells, zbox, b, t, chashes)
-                        folded, fp = canonical(child, pc, symcells, queue2, count if mode == PUSHES else 0, canon,
-                                               trial, chashes)
-                        if folded > 0:
-                            key = chashes[folded] ^ zplayer[fp]
-                            for k in range(nb):
-                                child[k] = canon[k]
-                    else:
-                        fp = pc
-                    for k in range(nb):
-                        kid[kids, k] = child[k]
-                    kid_push[kids] = i * 4 + d
-                    kid_pc[kids] = pc
-                    kid_fp[kids] = fp
-                    kid_folded[kids] = folded
-                    kid_key[kids] = key
-                    if mode == PUSHES:
-                        prefetch(table, np.int64(key & np.uint64(mask)))
-                    kids += 1
-            if mode == PUSHES:
-                # the state behind each first slot whose tag matches: most such children are
-                # stored already, and pass 2 reads their boxes and cost. (This is find's first
-                # probe written out again: as shared helpers, home slot and tag, 153's first
-                # 8 M states took 7% longer, 33.3-35.6 s against 30.9-32.8 s.)
-                for c in range(kids):
-                    e = table[np.int64(kid_key[c] & np.uint64(mask))]
-                    if e >= 0 and (e >> np.int64(32)) == (entry(kid_key[c], kid_fp[c], 0) >> np.int64(32)):
-                        prefetch_row(boxes, e & np.int64(0xFFFFFFFF))
-                        prefetch(g_of, e & np.int64(0xFFFFFFFF))
-            # Pass 2: each child looked up, bounded and stored
-            for c in range(kids):
-                i = kid_push[c] // 4
-                d = kid_push[c] % 4
-                b = boxes[s, i]
+            info[j, I_CORRALS] += 1
+        info[j, I_CORRAL] = corral
+        info[j, I_FORCED] = forced
+        nkids = 0
+        # First the kept pushes and their children's hashes (under PUSHES each needs a walk
+        # first), with a prefetch of each child's table slot; then the look-ups. Two loops
+        # because a look-up is a cache miss: asked for together, the misses overlap instead of
+        # stalling one after another.
+        count = 0
+        for i in range(nb if corral != 0 else 0):
+            b = here[i]
+            for d in range(4):
                 q = nbr[b, d ^ 1]
                 t = nbr[b, d]
-                pc = kid_pc[c]
-                fp = kid_fp[c]
-                folded = kid_folded[c]
-                key = kid_key[c]
+                if q < 0 or t < 0 or occ[t] or seen[q] != stamp:
+                    continue
+                if corral > 0 and allowed[i * 4 + d] == 0:
+                    continue
+                if forced >= 0 and forced != i * 4 + d:
+                    continue
+                if prune and dead[t]:
+                    continue
+                info[j, I_GENERATED] += 1
+                occ[b] = 0
+                occ[t] = 1
+                if prune and frozen(t, occ, chain, nbr, dead, goal) > 0:
+                    occ[t] = 0
+                    occ[b] = 1
+                    continue
+                if prune and use_pairs:
+                    lost = False
+                    for k in range(nb):
+                        if k != i and pairs[t, here[k], b] == UNSOLVED:
+                            lost = True
+                            break
+                    if lost:
+                        info[j, I_PAIRS] += 1
+                        occ[t] = 0
+                        occ[b] = 1
+                        continue
+                if prune and use_triples and triple_deadlock(triples, near, here, i, t, b):
+                    info[j, I_TRIPLES] += 1
+                    occ[t] = 0
+                    occ[b] = 1
+                    continue
+                # the child's boxes, kept sorted
+                r = 0
                 for k in range(nb):
-                    child[k] = kid[c, k]
-                cgp = gp + 1
+                    if k != i:
+                        child[r] = here[k]
+                        r += 1
+                r = nb - 1
+                while r > 0 and child[r - 1] > t:
+                    child[r] = child[r - 1]
+                    r -= 1
+                child[r] = t
                 if mode == PUSHES:
-                    cg = g + 1
-                elif mode == MOVES:
-                    cg = g + dist[q] + 1
+                    stamp2 += 1
+                    count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                    pc = lowest_reached(queue2, count)
                 else:
-                    cg = g + SCALE + dist[q] + 1
-                found = find(table, boxes, key, child, fp)
-                if found >= 0:
-                    if record:
-                        edge[ctr[C_EDGES]] = found
-                        ctr[C_EDGES] += 1
-                    if cg >= g_of[found]:
-                        continue        # no cheaper: the bound is not even needed
-                    h = h_of[found]
-                    w = w_of[found]
-                else:
-                    w = 0
-                    if use_walk and on - goal[b] + goal[t] < nb:
-                        occ[b] = 0
-                        occ[t] = 1
-                        stamp2 += 1
-                        w = walk_to_push(nbr, occ, dead, prune, pc, seen2, stamp2, dist2, queue2)
-                        occ[t] = 0
-                        occ[b] = 1
-                        if w < 0:
-                            ctr[C_STUCK] += 1
-                            continue    # boxes off goals and no push left: a deadlock
-                    if not matched:
-                        # the parent's matching and potentials: each child changes one row (`reassign`)
+                    pc = b
+                occ[t] = 0
+                occ[b] = 1
+                key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
+                folded = 0
+                if use_ref:
+                    for k in range(nb):
+                        kid_raw[j, nkids, k] = child[k]
+                if nsym > 0:
+                    push_hashes(hashes, symcells, zbox, b, t, chashes)
+                    folded, fp = canonical(child, pc, symcells, queue2, count if mode == PUSHES else 0, canon, trial,
+                                           chashes)
+                    if folded > 0:
+                        key = chashes[folded] ^ zplayer[fp]
                         for k in range(nb):
-                            cost_row(cost, k, boxes[s, k], p, side, pdist)
-                        assignment(cost, nb, pu, pv, pmatch, way, minv, used)
-                        if use_pair_bound:
-                            for k in range(nb):
-                                lone[k] = row_min(cost, k, nb)
-                        matched = True
+                            child[k] = canon[k]
+                else:
+                    fp = pc
+                for k in range(nb):
+                    kid[j, nkids, k] = child[k]
+                kid_of[j, nkids, 0] = i * 4 + d
+                kid_of[j, nkids, 1] = pc
+                kid_of[j, nkids, 2] = fp
+                kid_of[j, nkids, 3] = folded
+                kid_key[j, nkids] = key
+                found_of[j, nkids, F_WALK] = dist[q]
+                if mode == PUSHES:
+                    prefetch(table, np.int64(key & np.uint64(mask)))
+                nkids += 1
+        info[j, I_KIDS] = nkids
+        if mode == PUSHES:
+            # the state behind each first slot whose tag matches: most such children are
+            # stored already, and the look-ups below read their boxes and cost. (This is
+            # find's first probe written out again: as shared helpers, home slot and tag,
+            # 153's first 8 M states took 7% longer, 33.3-35.6 s against 30.9-32.8 s.)
+            for c in range(nkids):
+                e = table[np.int64(kid_key[j, c] & np.uint64(mask))]
+                if e >= 0 and (e >> np.int64(32)) == (entry(kid_key[j, c], kid_of[j, c, 2], 0) >> np.int64(32)):
+                    prefetch_row(boxes, e & np.int64(0xFFFFFFFF))
+                    prefetch(g_of, e & np.int64(0xFFFFFFFF))
+        matched = False                 # the parent's matching: made when a new child first needs it
+        for c in range(nkids):
+            i = kid_of[j, c, 0] // 4
+            d = kid_of[j, c, 0] % 4
+            b = here[i]
+            t = nbr[b, d]
+            pc = kid_of[j, c, 1]
+            for k in range(nb):
+                child[k] = kid[j, c, k]
+            found = find(table, boxes, kid_key[j, c], child, kid_of[j, c, 2])
+            found_of[j, c, F_INDEX] = found
+            if found >= 0:
+                found_of[j, c, F_STATE] = K_FOUND   # stored: `expand_slice` compares costs then
+                continue
+            found_of[j, c, F_STATE] = K_DEAD
+            w = 0
+            if use_walk and on - goal[b] + goal[t] < nb:
+                occ[b] = 0
+                occ[t] = 1
+                stamp2 += 1
+                w = walk_to_push(nbr, occ, dead, prune, pc, seen2, stamp2, dist2, queue2)
+                occ[t] = 0
+                occ[b] = 1
+                if w < 0:
+                    info[j, I_STUCK] += 1
+                    continue            # boxes off goals and no push left: a deadlock
+            if not matched:
+                # the parent's matching and potentials: each child changes one row (`reassign`)
+                for k in range(nb):
+                    cost_row(cost, k, here[k], p, side, pdist)
+                assignment(cost, nb, pu, pv, pmatch, way, minv, used)
+                if use_pair_bound:
                     for k in range(nb):
-                        saved[k] = cost[i, k]
-                    if cost_row(cost, i, t, pc, side, pdist):
-                        for k in range(m):
-                            cu[k] = pu[k]
-                            cv[k] = pv[k]
-                            cmatch[k] = pmatch[k]
-                        h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
-                        if h < BIG and use_pair_bound:
-                            hp = pair_bound(here, i, t, cost, lone, nb, pc, pairs, paired)
-                            if hp > h:
-                                h = hp
-                                ctr[C_PAIR_BOUND] += 1
-                    else:
-                        h = BIG
-                    for k in range(nb):
-                        cost[i, k] = saved[k]
-                    if h >= BIG:
-                        continue        # no perfect matching: a deadlock
-                    if use_ref:
-                        occ[b] = 0
-                        occ[t] = 1
-                        stamp2 += 1
-                        count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
-                        occ[t] = 0
-                        occ[b] = 1
-                        r = _lookup(rtable, rboxes, rsym, zbox, zplayer, kid_raw[c], queue2, count, canon, trial,
-                                    rhashes)
-                        if r >= 0:
-                            ctr[C_TO_GO] += 1
-                            if rdist[r] > h:
-                                h = rdist[r]
-                ch = (SCALE * h + h if mode == LEXICAL else h) + w
-                if pbound >= 0 and cgp + h > pbound:
-                    continue
-                if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
-                    ctr[C_CAPPED] = 1
-                    continue
-                j = _store(st, ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, folded)
-                if record and found < 0:
-                    edge[ctr[C_EDGES]] = j
-                    ctr[C_EDGES] += 1
-        if record:
-            ecount[s] = ctr[C_EDGES] - estart[s] + 1
-            if corral > 0 or forced >= 0:
-                ecount[s] = -ecount[s]      # PI-corral pruning or a forced push left pushes out
+                        lone[k] = row_min(cost, k, nb)
+                matched = True
+            for k in range(nb):
+                saved[k] = cost[i, k]
+            if cost_row(cost, i, t, pc, side, pdist):
+                for k in range(m):
+                    cu[k] = pu[k]
+                    cv[k] = pv[k]
+                    cmatch[k] = pmatch[k]
+                h = reassign(cost, nb, i, cu, cv, cmatch, way, minv, used)
+                if h < BIG and use_pair_bound:
+                    hp = pair_bound(here, i, t, cost, lone, nb, pc, pairs, paired)
+                    if hp > h:
+                        h = hp
+                        info[j, I_PAIR_BOUND] += 1
+            else:
+                h = BIG
+            for k in range(nb):
+                cost[i, k] = saved[k]
+            if h >= BIG:
+                continue                # no perfect matching: a deadlock
+            if use_ref:
+                occ[b] = 0
+                occ[t] = 1
+                stamp2 += 1
+                count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                occ[t] = 0
+                occ[b] = 1
+                for k in range(nb):
+                    child[k] = kid_raw[j, c, k]
+                r = _lookup(rtable, rboxes, rsym, zbox, zplayer, child, queue2, count, canon, trial, rhashes)
+                if r >= 0:
+                    info[j, I_TO_GO] += 1
+                    if rdist[r] > h:
+                        h = rdist[r]
+            found_of[j, c, F_STATE] = K_NEW
+            found_of[j, c, F_H] = h
+            found_of[j, c, F_W] = w
         for i in range(nb):
-            occ[boxes[s, i]] = 0
-        _ = reached
+            occ[here[i]] = 0
+
+
+@njit(cache=True, parallel=True)
+def _expand_batch(lv, st, par, batch, slots, symcells, ref, out, threads):
+    """`_expand_chunk` for batch[:slots] on `threads` threads, slot j on thread j % threads."""
+    for first in prange(threads):
+        _expand_chunk(lv, st, par, batch, first, threads, slots, symcells, ref, out)
+
+
+@njit(cache=True)
+def expand_slice(lv, st, par, ctr, budget, symcells, ref):
+    """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
+    symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above.
+
+    States are expanded in batches of up to par[P_BATCH] popped together, all with the least f
+    on the queue, so none of them could wait for a child of another; a goal is returned only
+    when it is popped first, so it still has the least f. `_expand_chunk` makes each one's
+    children, looks them up and bounds the new ones, reading the shared arrays only, on
+    par[P_THREADS] threads; then the children are stored one state after another in the order
+    popped, each new one looked up again (a sibling in the batch may have stored it since). A
+    batch of 1 is plain A*."""
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
+    record = par[P_EDGES] != 0
+    n = nbr.shape[0]
+    nb = boxes.shape[1]
+    mode = par[P_MODE]
+    cap = par[P_CAP]
+    pbound = par[P_PBOUND]
+    pgoal = par[P_PGOAL]
+    nslots = max(1, par[P_BATCH])
+    threads = par[P_THREADS]
+    out = _outputs(nslots, nb)
+    kid, kid_of, kid_key, info, found_of = out[0], out[2], out[3], out[4], out[5]
+    occ = np.zeros(n, np.uint8)         # for _is_goal
+    seen = np.zeros(n, np.int64)
+    dist = np.zeros(n, np.int64)
+    queue = np.zeros(n, np.int64)
+    stamps = np.zeros(1, np.int64)
+    batch = np.zeros(nslots, np.int64)
+    batch_g = np.zeros(nslots, np.int64)
+    batch_gp = np.zeros(nslots, np.int64)
+    child = np.zeros(nb, np.int16)
+    room = nslots * (4 * nb + 2)        # the most states, queue entries and edges a batch adds
+    done = 0
+    while done < budget:
+        if ctr[C_HEAP] == 0:
+            return EXHAUSTED
+        if ctr[C_STATES] + room > boxes.shape[0]:
+            return GROW_STATES
+        if ctr[C_HEAP] + room > hkey.shape[0]:
+            return GROW_HEAP
+        if 2 * (ctr[C_STATES] + room) > table.shape[0]:
+            return GROW_TABLE
+        if record and ctr[C_EDGES] + room > edge.shape[0]:
+            return GROW_EDGES
+        # the batch: states popped while the least f stays the same
+        slots = 0
+        f0 = -1
+        while slots < nslots and done < budget and ctr[C_HEAP] > 0:
+            if slots > 0 and hkey[0] // TIE != f0:
+                break
+            top, s = heap_pop(hkey, hidx, ctr)
+            g = g_of[s]
+            if top != _key_of(mode, g, gp_of[s], h_of[s], w_of[s]):
+                continue                    # a stale entry: s was reached cheaper since
+            f = top // TIE
+            if slots == 0:
+                ctr[C_F] = f
+            if par[P_FMAX] >= 0 and f > par[P_FMAX]:
+                heap_push(hkey, hidx, ctr, top, s)
+                if slots == 0:
+                    return EXHAUSTED        # every state with f <= P_FMAX is expanded
+                break
+            if _is_goal(nbr, goal, boxes, s, player[s], pgoal, mode, occ, seen, dist, queue, stamps):
+                if slots > 0:
+                    heap_push(hkey, hidx, ctr, top, s)  # returned when it comes first in a batch
+                    break
+                ctr[C_GOAL] = s
+                return GOAL
+            ctr[C_F] = f
+            f0 = f
+            batch[slots] = s
+            batch_g[slots] = g
+            batch_gp[slots] = gp_of[s]
+            slots += 1
+            done += 1
+            ctr[C_NODES] += 1
+            if gp_of[s] > ctr[C_DEPTH]:
+                ctr[C_DEPTH] = gp_of[s]
+        if slots == 0:
+            continue
+        if threads > 1 and slots > 1:
+            _expand_batch(lv, st, par, batch, slots, symcells, ref, out, min(threads, slots))
+        else:
+            _expand_chunk(lv, st, par, batch, 0, 1, slots, symcells, ref, out)
+        for j in range(slots):
+            ctr[C_GENERATED] += info[j, I_GENERATED]
+            ctr[C_PAIRS] += info[j, I_PAIRS]
+            ctr[C_TRIPLES] += info[j, I_TRIPLES]
+            ctr[C_DEADLOCKS] += info[j, I_DEADLOCKS]
+            ctr[C_CORRALS] += info[j, I_CORRALS]
+            ctr[C_FORCED] += info[j, I_FORCED_PUSHES]
+            ctr[C_STUCK] += info[j, I_STUCK]
+            ctr[C_PAIR_BOUND] += info[j, I_PAIR_BOUND]
+            ctr[C_TO_GO] += info[j, I_TO_GO]
+        # the children stored, state by state in the order popped
+        for j in range(slots):
+            s = batch[j]
+            g = batch_g[j]
+            gp = batch_gp[j]
+            corral = info[j, I_CORRAL]
+            if record:
+                estart[s] = ctr[C_EDGES]
+            if corral != 0:
+                # the final walk to the player's goal, as an edge of its own (moves count it)
+                if info[j, I_ON] == nb and mode != PUSHES and info[j, I_GOAL_WALK] >= 0:
+                    for i in range(nb):
+                        child[i] = boxes[s, i]
+                    key = keys[s] ^ zplayer[player[s]] ^ zplayer[pgoal]
+                    found = find(table, boxes, key, child, pgoal)
+                    cg = g + info[j, I_GOAL_WALK]
+                    if cap >= 0 and mode == MOVES and cg > cap:
+                        ctr[C_CAPPED] = 1
+                    elif found < 0 or cg < g_of[found]:
+                        _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
+                               ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
+                for c in range(info[j, I_KIDS]):
+                    state = found_of[j, c, F_STATE]
+                    if state == K_DEAD:
+                        continue
+                    i = kid_of[j, c, 0] // 4
+                    d = kid_of[j, c, 0] % 4
+                    b = boxes[s, i]
+                    fp = kid_of[j, c, 2]
+                    key = kid_key[j, c]
+                    for k in range(nb):
+                        child[k] = kid[j, c, k]
+                    cgp = gp + 1
+                    if mode == PUSHES:
+                        cg = g + 1
+                    elif mode == MOVES:
+                        cg = g + found_of[j, c, F_WALK] + 1
+                    else:
+                        cg = g + SCALE + found_of[j, c, F_WALK] + 1
+                    found = found_of[j, c, F_INDEX]
+                    if state == K_NEW:
+                        found = find(table, boxes, key, child, fp)  # stored by a sibling since?
+                    if found >= 0:
+                        if record:
+                            edge[ctr[C_EDGES]] = found
+                            ctr[C_EDGES] += 1
+                        if cg >= g_of[found]:
+                            continue        # no cheaper: the bound is not even needed
+                        h = h_of[found]
+                        w = w_of[found]
+                    else:
+                        h = found_of[j, c, F_H]
+                        w = found_of[j, c, F_W]
+                    ch = (SCALE * h + h if mode == LEXICAL else h) + w
+                    if pbound >= 0 and cgp + h > pbound:
+                        continue
+                    if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
+                        ctr[C_CAPPED] = 1
+                        continue
+                    r = _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
+                               ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, kid_of[j, c, 3])
+                    if record and found < 0:
+                        edge[ctr[C_EDGES]] = r
+                        ctr[C_EDGES] += 1
+            if record:
+                ecount[s] = ctr[C_EDGES] - estart[s] + 1
+                if corral > 0 or info[j, I_FORCED] >= 0:
+                    ecount[s] = -ecount[s]  # PI-corral pruning or a forced push left pushes out
     return RUN
+
+
+@njit(cache=True)
+def _is_goal(nbr, goal, boxes, s, p, pgoal, mode, occ, seen, dist, queue, stamps):
+    """Every box of state s on a goal, and the player on its goal (PUSHES: able to walk there).
+    `stamps[0]`: the walks' stamp so far."""
+    nb = boxes.shape[1]
+    for i in range(nb):
+        if goal[boxes[s, i]] == 0:
+            return False
+    if pgoal < 0 or p == pgoal:
+        return True
+    if mode != PUSHES:
+        return False
+    for i in range(nb):
+        occ[boxes[s, i]] = 1
+    stamps[0] += 1
+    walk(nbr, occ, p, seen, stamps[0], dist, queue)
+    for i in range(nb):
+        occ[boxes[s, i]] = 0
+    return seen[pgoal] == stamps[0]
 
 
 @njit(cache=True)
@@ -528,10 +692,11 @@ def _prefetch_children(nbr, occ, seen, stamp, parent, key, zbox, zplayer, table,
 
 
 @njit(cache=True)
-def _store(st, ctr, mode, s, child, pc, key, cg, cgp, h, w, code, found, folded):
+def _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, ctr, mode, s, child,
+           pc, key, cg, cgp, h, w, code, found, folded):
     """Store the child (new when found < 0: -(free slot + 1)), or its cheaper path; queue it.
-    Returns its index."""
-    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of = st[:13]
+    Returns its index. (The arrays one by one, not the tuple `st`: a slice of a tuple of arrays
+    counts a reference on each, and this runs for every state stored.)"""
     if found >= 0:
         j = found
     else:

@@ -78,6 +78,7 @@ ENGINE = "push"
 ABOUT = "Sokoban's own A* over pushes (numba): matching bound with the player's side, PI-corrals; optimal"
 SLICE = 4096                # expansions between limit checks
 START_STATES = 1 << 16
+BATCH = 64                  # states popped and expanded together (kernel_search.expand_slice)
 MAX_CELLS = 32767           # cells fit in int16
 
 
@@ -125,10 +126,11 @@ class _Search:
 
     def __init__(self, model: "Sokoban", lv: tuple, mode: int, start_player: int, cap: int | None,
                  pbound: int | None, rules: Rules, record: bool = False, ref: "_Search | None" = None,
-                 to_go: np.ndarray | None = None, outer: np.ndarray | None = None) -> None:
+                 to_go: np.ndarray | None = None, outer: np.ndarray | None = None, threads: int = 1) -> None:
         """`record`: keep the graph expanded (for `to_go`); `ref` and its `to_go` bounds: read
         them for each new child (kernel_search.py's docstring); `outer`: each cell's number in
-        the level as given, when `model` is it with sealed boxes as walls (sealed.py)."""
+        the level as given, when `model` is it with sealed boxes as walls (sealed.py); `threads`:
+        how many threads expand each batch of BATCH states."""
         self.outer = outer
         from puzzleplan.models.sokoban import kernel_search as ks
         self.ks = ks
@@ -158,7 +160,7 @@ class _Search:
         corrals = (ks.DEADLOCKS_ONLY if rules.layer_first and record else 1) if rules.corrals else 0
         self.par = np.array([mode, corrals, -1 if cap is None else cap, -1 if pbound is None else pbound,
                              pg, int(rules.prune), int(rules.walk), int(rules.pair_bound), int(record),
-                             int(ref is not None), -1, int(rules.dead_ends)], np.int64)
+                             int(ref is not None), -1, int(rules.dead_ends), BATCH, threads], np.int64)
         self.mode = mode
         from puzzleplan.models.sokoban.symmetry import find as symmetries, none
         self.symmetries = symmetries(model, exact=mode != ks.PUSHES) if rules.symmetry and rules.prune else \
@@ -322,16 +324,19 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     tables = build(inner, pairs=prune and on("pairs"), triples=prune and on("triples"))
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
+    threads = _threads(options.get("workers"))
+    if threads > 1:
+        ctx.stats.extra["threads"] = threads
     cap = request.max_moves
     stats = ctx.stats
     ctx.phase = ENGINE
     if model.metric == "moves":
-        search = _Search(inner, lv, ks.MOVES, inner.start_player, cap, None, rules, outer=outer)
+        search = _Search(inner, lv, ks.MOVES, inner.start_player, cap, None, rules, outer=outer, threads=threads)
         found = _counted(search, ctx)
         return _conclude(ctx, model, search, found, cap)
     record = fewest_moves and cap is None and prune and on("to_go")
     first = _Search(inner, lv, ks.PUSHES, inner.initial() & inner.pmask, cap, None, rules, record=record,
-                    outer=outer)
+                    outer=outer, threads=threads)
     found = _counted(first, ctx)
     if found < 0 or not fewest_moves:
         if found >= 0:
@@ -345,7 +350,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
         to_go = first.finish_layer(ctx, len(pushes)) if record else None
         base = (stats.nodes, stats.generated, stats.states)
         second = _Search(inner, lv, ks.LEXICAL, inner.start_player, None, len(pushes), rules,
-                         ref=first if to_go is not None else None, to_go=to_go, outer=outer)
+                         ref=first if to_go is not None else None, to_go=to_go, outer=outer, threads=threads)
         best = second.run(ctx, base)
         stats.extra["to_go_reads"] = int(second.ctr[ks.C_TO_GO])
         stats.extra["second_nodes"] = int(second.ctr[ks.C_NODES])
@@ -360,6 +365,17 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     assert len(better) == len(pushes)
     stats.extra["fewest_moves"] = True
     return _plan(ctx, model, better, Status.OPTIMAL, len(pushes))
+
+
+def _threads(workers: Any) -> int:
+    """The threads to make children on (`--workers N`; default 1), at most numba's; sets numba's
+    count for this thread."""
+    if not workers or int(workers) <= 1:
+        return 1
+    import numba
+    threads = min(int(workers), numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    return threads
 
 
 def _counted(search: _Search, ctx: SearchContext) -> int:

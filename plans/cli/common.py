@@ -57,7 +57,7 @@ def quiet(args: argparse.Namespace) -> bool:
 
 
 def note_cold_kernels(model: Any, engine: str, args: argparse.Namespace, encodings: list[str | None]) -> None:
-    """Say up front when this run first compiles the family's kernels (about 10-15 s that no
+    """Say up front when this run first compiles the family's kernels (about 10-35 s that no
     limit can cut): for an engine that uses them (`Family.kernel_engines`), or an encoding whose
     `loads_kernels(model)` says it does (tiles-pdb's bound on a 15-puzzle). None in `encodings`
     is the backend's default encoding."""
@@ -71,7 +71,7 @@ def note_cold_kernels(model: Any, engine: str, args: argparse.Namespace, encodin
         return
     from puzzleplan.plans.warmup import kernels_cached
     if not kernels_cached(desc.kernels):
-        print("puzzleplan: note: compiling the search kernels first (about 10-15 s, once per installation; "
+        print("puzzleplan: note: compiling the search kernels first (about 10-35 s, once per installation; "
               "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
 

@@ -112,7 +112,8 @@ def _encoder_options(p: argparse.ArgumentParser) -> None:
                    help="use the family's plan-length parity")
     g.add_argument("--card", choices=CARD_ENCODINGS, help="pysat cardinality encoding for exactly-one")
     g.add_argument("--params", metavar="TEXT", help="CP-SAT SatParameters as text, e.g. 'num_workers:4'")
-    g.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    g.add_argument("--workers", type=whole(1, 64), metavar="N",
+                   help="CP-SAT worker threads; Sokoban's push engine: threads that expand each batch of states")
     g.add_argument("--hint", action="store_true", help="hint CP-SAT with the native engine's plan")
     g.add_argument("--max-horizon", type=whole(0, MAX_CAP), metavar="T",
                    help="largest horizon tried when there is no cap (default 200)")
