@@ -442,20 +442,21 @@ def test_random_levels_pruned_unpruned_and_bfs_agree(model: Sokoban, metric: str
 
 
 def assert_agrees_with_bfs(model: Sokoban, plain_options: dict) -> None:
-    """The push engine with its defaults and with `plain_options` finds unpruned BFS's optimum
-    (under pushes, both the same fewest moves), its plan checked."""
+    """The push engine with its defaults, with `plain_options` and on two threads finds unpruned
+    BFS's optimum (under pushes, all the same fewest moves), its plans checked."""
     from puzzleplan.plans.core.context import SearchContext
     from puzzleplan.plans.search import bfs
     reference = bfs.run(model.with_options(prune=False), Request(), SearchContext())
     default = push(model)
     plain = push(model, **plain_options)
+    threaded = push(model, workers=2)
     if reference.plan is None:
-        assert default.plan is None and plain.plan is None
+        assert default.plan is None and plain.plan is None and threaded.plan is None
         return
-    assert default.plan.cost == plain.plan.cost == reference.plan.cost
-    assert check_plan(model, default.plan.text()).valid
+    assert default.plan.cost == plain.plan.cost == threaded.plan.cost == reference.plan.cost
+    assert check_plan(model, default.plan.text()).valid and check_plan(model, threaded.plan.text()).valid
     if model.metric == "pushes":
-        assert default.plan.length == plain.plan.length
+        assert default.plan.length == plain.plan.length == threaded.plan.length
 
 
 def test_symmetries_found() -> None:

@@ -26,7 +26,10 @@ the queue, so no child of one (f no lower, the bound being consistent; a cheaper
 a state already popped re-queues it, as in any A* that reopens) should have come before
 another; a goal is returned only when it is popped first in its batch. Why threads: making the
 children (walks, PI-corrals, deadlock tables, matchings, table look-ups) is most of an
-expansion and reads shared arrays only; storing writes them, and stays on one thread.
+expansion and reads shared arrays only; storing writes them, and stays on one thread, which
+under PUSHES stores one batch while the others expand the next (`expand_slice` says when, and
+`_expand_batch` why that is safe). Microban 153 under pushes to its proof, two threads: 16.3 M
+nodes in 59.0 s storing after each batch, 15.0 M in 47.2 s storing while expanding.
 
 Everything lives in arrays the driver owns (native.py), so a slice of `budget` expansions can
 stop and resume: the driver checks its limits between slices and grows the arrays when asked.
@@ -64,6 +67,7 @@ from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, 
                                                    image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
                                                    reassign, row_min, triple_deadlock, walk, walk_to_push)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
+from puzzleplan.models.sokoban.cycles import cycles
 from puzzleplan.models.sokoban.prefetch import prefetch, prefetch_row
 
 PUSHES, MOVES, LEXICAL = 0, 1, 2
@@ -472,10 +476,125 @@ def _expand_chunk(lv, st, par, batch, first, step, slots, symcells, ref, out):
 
 
 @njit(cache=True, parallel=True)
-def _expand_batch(lv, st, par, batch, slots, symcells, ref, out, threads):
-    """`_expand_chunk` for batch[:slots] on `threads` threads, slot j on thread j % threads."""
-    for first in prange(threads):
-        _expand_chunk(lv, st, par, batch, first, threads, slots, symcells, ref, out)
+def _expand_batch(lv, st, par, ctr, pend_batch, pend_g, pend_gp, pend_out, pending_slots, batch, slots, share, symcells,
+                  ref, out, spent):
+    """On spent.shape[0] threads: the first stores the children of a batch expanded before
+    (its states, g, pushes and outputs; `pending_slots` of them; `_store_batch`) and
+    expands batch[:share]; the others expand the rest of batch[:slots] into `out`, in equal
+    parts. spent[k]: the cycles thread k took, for the caller to move `share`.
+
+    Why storing one batch while expanding the next keeps every result: the expansion reads the
+    table and the states while they are written, so a look-up may miss a state being stored
+    (K_NEW: the child is looked up again when stored) or find it (K_FOUND: its cost is compared
+    when stored), never a wrong one, as a hit compares all the boxes and a row being written
+    still holds zeros where no sorted child can (its last box is its highest cell)."""
+    threads = spent.shape[0]
+    rest = slots - share
+    for k in prange(threads):
+        start = cycles()
+        if k == 0:
+            if pending_slots > 0:
+                _store_batch(lv, st, par, ctr, pend_batch, pend_g, pend_gp, pending_slots, pend_out)
+            _expand_chunk(lv, st, par, batch, 0, 1, share, symcells, ref, out)
+        else:
+            lo = share + (k - 1) * rest // (threads - 1)
+            hi = share + k * rest // (threads - 1)
+            _expand_chunk(lv, st, par, batch, lo, 1, hi, symcells, ref, out)
+        spent[k] = cycles() - start
+
+
+@njit(cache=True)
+def _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, out):
+    """Store the children `_expand_chunk` made for batch[:slots] (costs g and pushes batch_g,
+    batch_gp), one state after another in the order popped, each new one looked up again (a
+    sibling in the batch may have stored it since); record the graph when asked."""
+    zplayer = lv[7]
+    boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
+    kid, kid_of, kid_key, info, found_of = out[0], out[2], out[3], out[4], out[5]
+    record = par[P_EDGES] != 0
+    nb = boxes.shape[1]
+    mode = par[P_MODE]
+    cap = par[P_CAP]
+    pbound = par[P_PBOUND]
+    pgoal = par[P_PGOAL]
+    child = np.empty(nb, np.int16)
+    for j in range(slots):
+        s = batch[j]
+        g = batch_g[j]
+        gp = batch_gp[j]
+        corral = info[j, I_CORRAL]
+        if record:
+            estart[s] = ctr[C_EDGES]
+        if corral != 0:
+            # the final walk to the player's goal, as an edge of its own (moves count it)
+            if info[j, I_ON] == nb and mode != PUSHES and info[j, I_GOAL_WALK] >= 0:
+                for i in range(nb):
+                    child[i] = boxes[s, i]
+                key = keys[s] ^ zplayer[player[s]] ^ zplayer[pgoal]
+                found = find(table, boxes, key, child, pgoal)
+                cg = g + info[j, I_GOAL_WALK]
+                if cap >= 0 and mode == MOVES and cg > cap:
+                    ctr[C_CAPPED] = 1
+                elif found < 0 or cg < g_of[found]:
+                    _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
+                           ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
+            for c in range(info[j, I_KIDS]):
+                state = found_of[j, c, F_STATE]
+                if state == K_DEAD:
+                    continue
+                i = kid_of[j, c, 0] // 4
+                d = kid_of[j, c, 0] % 4
+                b = boxes[s, i]
+                fp = kid_of[j, c, 2]
+                key = kid_key[j, c]
+                for k in range(nb):
+                    child[k] = kid[j, c, k]
+                cgp = gp + 1
+                if mode == PUSHES:
+                    cg = g + 1
+                elif mode == MOVES:
+                    cg = g + found_of[j, c, F_WALK] + 1
+                else:
+                    cg = g + SCALE + found_of[j, c, F_WALK] + 1
+                found = found_of[j, c, F_INDEX]
+                if state == K_NEW:
+                    found = find(table, boxes, key, child, fp)  # stored by a sibling since?
+                if found >= 0:
+                    if record:
+                        edge[ctr[C_EDGES]] = found
+                        ctr[C_EDGES] += 1
+                    if cg >= g_of[found]:
+                        continue            # no cheaper: the bound is not even needed
+                    h = h_of[found]
+                    w = w_of[found]
+                else:
+                    h = found_of[j, c, F_H]
+                    w = found_of[j, c, F_W]
+                ch = (SCALE * h + h if mode == LEXICAL else h) + w
+                if pbound >= 0 and cgp + h > pbound:
+                    continue
+                if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
+                    ctr[C_CAPPED] = 1
+                    continue
+                r = _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
+                           ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, kid_of[j, c, 3])
+                if record and found < 0:
+                    edge[ctr[C_EDGES]] = r
+                    ctr[C_EDGES] += 1
+        if record:
+            ecount[s] = ctr[C_EDGES] - estart[s] + 1
+            if corral > 0 or info[j, I_FORCED] >= 0:
+                ecount[s] = -ecount[s]      # PI-corral pruning or a forced push left pushes out
+    for j in range(slots):
+        ctr[C_GENERATED] += info[j, I_GENERATED]
+        ctr[C_PAIRS] += info[j, I_PAIRS]
+        ctr[C_TRIPLES] += info[j, I_TRIPLES]
+        ctr[C_DEADLOCKS] += info[j, I_DEADLOCKS]
+        ctr[C_CORRALS] += info[j, I_CORRALS]
+        ctr[C_FORCED] += info[j, I_FORCED_PUSHES]
+        ctr[C_STUCK] += info[j, I_STUCK]
+        ctr[C_PAIR_BOUND] += info[j, I_PAIR_BOUND]
+        ctr[C_TO_GO] += info[j, I_TO_GO]
 
 
 @njit(cache=True)
@@ -483,70 +602,77 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
     symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above.
 
-    States are expanded in batches of up to par[P_BATCH] popped together, all with the least f
-    on the queue, so none of them could wait for a child of another; a goal is returned only
-    when it is popped first, so it still has the least f. `_expand_chunk` makes each one's
-    children, looks them up and bounds the new ones, reading the shared arrays only, on
-    par[P_THREADS] threads; then the children are stored one state after another in the order
-    popped, each new one looked up again (a sibling in the batch may have stored it since). A
-    batch of 1 is plain A*."""
+    States are expanded in batches (the module's docstring). On threads under PUSHES with a
+    consistent bound (no pair bound, no `ref`), one batch is stored while the next is expanded
+    (`_expand_batch`). That next batch is popped before the children of the one being stored
+    are queued, so it is taken only at the same f (those children have no lower f), and a goal
+    popped first waits until nothing is pending. Between slices nothing is pending."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
     record = par[P_EDGES] != 0
     n = nbr.shape[0]
     nb = boxes.shape[1]
     mode = par[P_MODE]
-    cap = par[P_CAP]
-    pbound = par[P_PBOUND]
     pgoal = par[P_PGOAL]
     nslots = max(1, par[P_BATCH])
-    threads = par[P_THREADS]
-    out = _outputs(nslots, nb)
-    kid, kid_of, kid_key, info, found_of = out[0], out[2], out[3], out[4], out[5]
+    threads = max(1, par[P_THREADS])
+    overlap = threads > 1 and mode == PUSHES and par[P_PAIR_BOUND] == 0 and par[P_TO_GO] == 0
+    outs = (_outputs(nslots, nb), _outputs(nslots, nb))
+    batches = np.zeros((2, 3, nslots), np.int64)   # per buffer: states, g, pushes
     occ = np.zeros(n, np.uint8)         # for _is_goal
     seen = np.zeros(n, np.int64)
     dist = np.zeros(n, np.int64)
     queue = np.zeros(n, np.int64)
     stamps = np.zeros(1, np.int64)
-    batch = np.zeros(nslots, np.int64)
-    batch_g = np.zeros(nslots, np.int64)
-    batch_gp = np.zeros(nslots, np.int64)
-    child = np.zeros(nb, np.int16)
-    room = nslots * (4 * nb + 2)        # the most states, queue entries and edges a batch adds
+    spent = np.zeros(threads, np.int64)
+    share = nslots // threads
+    room = 2 * nslots * (4 * nb + 2)    # the most states, queue entries and edges two batches add
+    cur = 0                             # the buffer of the pending batch: expanded, not stored
+    pending = 0
+    pf = -1
     done = 0
-    while done < budget:
-        if ctr[C_HEAP] == 0:
+    while True:
+        if ctr[C_HEAP] == 0 and pending == 0:
             return EXHAUSTED
-        if ctr[C_STATES] + room > boxes.shape[0]:
-            return GROW_STATES
-        if ctr[C_HEAP] + room > hkey.shape[0]:
-            return GROW_HEAP
-        if 2 * (ctr[C_STATES] + room) > table.shape[0]:
-            return GROW_TABLE
-        if record and ctr[C_EDGES] + room > edge.shape[0]:
-            return GROW_EDGES
-        # the batch: states popped while the least f stays the same
+        if done >= budget:
+            code = RUN
+        elif ctr[C_STATES] + room > boxes.shape[0]:
+            code = GROW_STATES
+        elif ctr[C_HEAP] + room > hkey.shape[0]:
+            code = GROW_HEAP
+        elif 2 * (ctr[C_STATES] + room) > table.shape[0]:
+            code = GROW_TABLE
+        elif record and ctr[C_EDGES] + room > edge.shape[0]:
+            code = GROW_EDGES
+        else:
+            code = -1
+        if code >= 0:
+            if pending > 0:
+                _store_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], pending, outs[cur])
+            return code
+        # the next batch: states popped while the least f stays the same (that of the pending batch)
+        nxt = 1 - cur
+        batch, batch_g, batch_gp = batches[nxt, 0], batches[nxt, 1], batches[nxt, 2]
         slots = 0
-        f0 = -1
+        f0 = pf if pending > 0 else -1
+        limit = False
         while slots < nslots and done < budget and ctr[C_HEAP] > 0:
-            if slots > 0 and hkey[0] // TIE != f0:
+            if f0 >= 0 and hkey[0] // TIE != f0:
                 break
             top, s = heap_pop(hkey, hidx, ctr)
             g = g_of[s]
             if top != _key_of(mode, g, gp_of[s], h_of[s], w_of[s]):
                 continue                    # a stale entry: s was reached cheaper since
             f = top // TIE
-            if slots == 0:
-                ctr[C_F] = f
             if par[P_FMAX] >= 0 and f > par[P_FMAX]:
                 heap_push(hkey, hidx, ctr, top, s)
-                if slots == 0:
-                    return EXHAUSTED        # every state with f <= P_FMAX is expanded
+                limit = True                # every state with f <= P_FMAX is expanded
                 break
             if _is_goal(nbr, goal, boxes, s, player[s], pgoal, mode, occ, seen, dist, queue, stamps):
-                if slots > 0:
-                    heap_push(hkey, hidx, ctr, top, s)  # returned when it comes first in a batch
+                if slots > 0 or pending > 0:
+                    heap_push(hkey, hidx, ctr, top, s)  # returned when it comes first, nothing pending
                     break
+                ctr[C_F] = f
                 ctr[C_GOAL] = s
                 return GOAL
             ctr[C_F] = f
@@ -560,90 +686,31 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
             if gp_of[s] > ctr[C_DEPTH]:
                 ctr[C_DEPTH] = gp_of[s]
         if slots == 0:
+            if pending > 0:                 # its children may come first now
+                _store_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], pending, outs[cur])
+                pending = 0
+            elif limit:
+                return EXHAUSTED
             continue
-        if threads > 1 and slots > 1:
-            _expand_batch(lv, st, par, batch, slots, symcells, ref, out, min(threads, slots))
+        if overlap:
+            share = min(max(share, 0), slots)
+            _expand_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], outs[cur], pending,
+                          batch, slots, share, symcells, ref, outs[nxt], spent)
+            # the storing thread's share of the expansion follows the cycles each thread took
+            other = 0
+            for k in range(1, threads):
+                other = max(other, spent[k])
+            share += 1 if spent[0] < other else -1
+            pending = slots
+            pf = f0
+            cur = nxt
         else:
-            _expand_chunk(lv, st, par, batch, 0, 1, slots, symcells, ref, out)
-        for j in range(slots):
-            ctr[C_GENERATED] += info[j, I_GENERATED]
-            ctr[C_PAIRS] += info[j, I_PAIRS]
-            ctr[C_TRIPLES] += info[j, I_TRIPLES]
-            ctr[C_DEADLOCKS] += info[j, I_DEADLOCKS]
-            ctr[C_CORRALS] += info[j, I_CORRALS]
-            ctr[C_FORCED] += info[j, I_FORCED_PUSHES]
-            ctr[C_STUCK] += info[j, I_STUCK]
-            ctr[C_PAIR_BOUND] += info[j, I_PAIR_BOUND]
-            ctr[C_TO_GO] += info[j, I_TO_GO]
-        # the children stored, state by state in the order popped
-        for j in range(slots):
-            s = batch[j]
-            g = batch_g[j]
-            gp = batch_gp[j]
-            corral = info[j, I_CORRAL]
-            if record:
-                estart[s] = ctr[C_EDGES]
-            if corral != 0:
-                # the final walk to the player's goal, as an edge of its own (moves count it)
-                if info[j, I_ON] == nb and mode != PUSHES and info[j, I_GOAL_WALK] >= 0:
-                    for i in range(nb):
-                        child[i] = boxes[s, i]
-                    key = keys[s] ^ zplayer[player[s]] ^ zplayer[pgoal]
-                    found = find(table, boxes, key, child, pgoal)
-                    cg = g + info[j, I_GOAL_WALK]
-                    if cap >= 0 and mode == MOVES and cg > cap:
-                        ctr[C_CAPPED] = 1
-                    elif found < 0 or cg < g_of[found]:
-                        _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
-                               ctr, mode, s, child, pgoal, key, cg, gp, 0, 0, -2, found, 0)
-                for c in range(info[j, I_KIDS]):
-                    state = found_of[j, c, F_STATE]
-                    if state == K_DEAD:
-                        continue
-                    i = kid_of[j, c, 0] // 4
-                    d = kid_of[j, c, 0] % 4
-                    b = boxes[s, i]
-                    fp = kid_of[j, c, 2]
-                    key = kid_key[j, c]
-                    for k in range(nb):
-                        child[k] = kid[j, c, k]
-                    cgp = gp + 1
-                    if mode == PUSHES:
-                        cg = g + 1
-                    elif mode == MOVES:
-                        cg = g + found_of[j, c, F_WALK] + 1
-                    else:
-                        cg = g + SCALE + found_of[j, c, F_WALK] + 1
-                    found = found_of[j, c, F_INDEX]
-                    if state == K_NEW:
-                        found = find(table, boxes, key, child, fp)  # stored by a sibling since?
-                    if found >= 0:
-                        if record:
-                            edge[ctr[C_EDGES]] = found
-                            ctr[C_EDGES] += 1
-                        if cg >= g_of[found]:
-                            continue        # no cheaper: the bound is not even needed
-                        h = h_of[found]
-                        w = w_of[found]
-                    else:
-                        h = found_of[j, c, F_H]
-                        w = found_of[j, c, F_W]
-                    ch = (SCALE * h + h if mode == LEXICAL else h) + w
-                    if pbound >= 0 and cgp + h > pbound:
-                        continue
-                    if cap >= 0 and (cg + ch > cap if mode == MOVES else cgp + h > cap):
-                        ctr[C_CAPPED] = 1
-                        continue
-                    r = _store(boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of,
-                               ctr, mode, s, child, fp, key, cg, cgp, h, w, b * 4 + d, found, kid_of[j, c, 3])
-                    if record and found < 0:
-                        edge[ctr[C_EDGES]] = r
-                        ctr[C_EDGES] += 1
-            if record:
-                ecount[s] = ctr[C_EDGES] - estart[s] + 1
-                if corral > 0 or info[j, I_FORCED] >= 0:
-                    ecount[s] = -ecount[s]  # PI-corral pruning or a forced push left pushes out
-    return RUN
+            if threads > 1 and slots > 1:
+                _expand_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], outs[cur], 0,
+                              batch, slots, slots // threads, symcells, ref, outs[nxt], spent)
+            else:
+                _expand_chunk(lv, st, par, batch, 0, 1, slots, symcells, ref, outs[nxt])
+            _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, outs[nxt])
 
 
 @njit(cache=True)
