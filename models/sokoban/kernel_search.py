@@ -598,15 +598,31 @@ def _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, out):
 
 
 @njit(cache=True)
-def expand_slice(lv, st, par, ctr, budget, symcells, ref):
+def pipeline(slots, nb, threads):
+    """The batches' buffers `expand_slice` keeps between slices: two batches' outputs
+    (`_outputs`), their states, g and pushes, the state [pending, buffer, f, share] and each
+    thread's cycles."""
+    state = np.zeros(4, np.int64)
+    state[2] = -1
+    state[3] = slots // max(1, threads)
+    return ((_outputs(slots, nb), _outputs(slots, nb)), np.zeros((2, 3, slots), np.int64), state,
+            np.zeros(max(1, threads), np.int64))
+
+
+@njit(cache=True)
+def expand_slice(lv, st, par, ctr, budget, symcells, ref, pipe):
     """Expand up to `budget` states; a return code above says why it stopped. `symcells`: the
-    symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above.
+    symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above;
+    `pipe`: `pipeline`'s buffers.
 
     States are expanded in batches (the module's docstring). On threads under PUSHES with a
     consistent bound (no pair bound, no `ref`), one batch is stored while the next is expanded
     (`_expand_batch`). That next batch is popped before the children of the one being stored
     are queued, so it is taken only at the same f (those children have no lower f), and a goal
-    popped first waits until nothing is pending. Between slices nothing is pending."""
+    popped first waits until nothing is pending. A batch may stay pending from one slice to
+    the next (the arrays may grow meanwhile: it holds state indices, and its new children are
+    looked up again when stored), so the order of expansions does not depend on where slices
+    end, nor on the limits checked between them."""
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
     record = par[P_EDGES] != 0
@@ -617,21 +633,17 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
     nslots = max(1, par[P_BATCH])
     threads = max(1, par[P_THREADS])
     overlap = threads > 1 and mode == PUSHES and par[P_PAIR_BOUND] == 0 and par[P_TO_GO] == 0
-    outs = (_outputs(nslots, nb), _outputs(nslots, nb))
-    batches = np.zeros((2, 3, nslots), np.int64)   # per buffer: states, g, pushes
+    outs, batches, state, spent = pipe    # batches: per buffer, states, g and pushes
     occ = np.zeros(n, np.uint8)         # for _is_goal
     seen = np.zeros(n, np.int64)
     dist = np.zeros(n, np.int64)
     queue = np.zeros(n, np.int64)
     stamps = np.zeros(1, np.int64)
-    spent = np.zeros(threads, np.int64)
-    share = nslots // threads
     room = 2 * nslots * (4 * nb + 2)    # the most states, queue entries and edges two batches add
-    cur = 0                             # the buffer of the pending batch: expanded, not stored
-    pending = 0
-    pf = -1
+    pending, cur, pf, share = state[0], state[1], state[2], state[3]   # cur: the pending batch's buffer
     done = 0
     while True:
+        state[0], state[1], state[2], state[3] = pending, cur, pf, share
         if ctr[C_HEAP] == 0 and pending == 0:
             return EXHAUSTED
         if done >= budget:
@@ -647,8 +659,6 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
         else:
             code = -1
         if code >= 0:
-            if pending > 0:
-                _store_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], pending, outs[cur])
             return code
         # the next batch: states popped while the least f stays the same (that of the pending batch)
         nxt = 1 - cur
@@ -656,7 +666,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref):
         slots = 0
         f0 = pf if pending > 0 else -1
         limit = False
-        while slots < nslots and done < budget and ctr[C_HEAP] > 0:
+        while slots < nslots and ctr[C_HEAP] > 0:  # a whole batch, wherever the slice ends
             if f0 >= 0 and hkey[0] // TIE != f0:
                 break
             top, s = heap_pop(hkey, hidx, ctr)

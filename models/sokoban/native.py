@@ -162,6 +162,7 @@ class _Search:
                              pg, int(rules.prune), int(rules.walk), int(rules.pair_bound), int(record),
                              int(ref is not None), -1, int(rules.dead_ends), BATCH, threads], np.int64)
         self.mode = mode
+        self.pipe = ks.pipeline(BATCH, nb, threads)
         from puzzleplan.models.sokoban.symmetry import find as symmetries, none
         self.symmetries = symmetries(model, exact=mode != ks.PUSHES) if rules.symmetry and rules.prune else \
             none(model.ncells)
@@ -210,7 +211,7 @@ class _Search:
         nodes0, generated0, states0 = base
         while True:
             code = ks.expand_slice(self.lv, self._arrays(), self.par, self.ctr, SLICE, self.symmetries.cells,
-                                   self.ref)
+                                   self.ref, self.pipe)
             stats = ctx.stats
             stats.nodes = nodes0 + int(self.ctr[ks.C_NODES])
             stats.generated = generated0 + int(self.ctr[ks.C_GENERATED])
