@@ -228,6 +228,15 @@ def test_threads_keep_both_optima() -> None:
             assert check_plan(model, two.plan.text()).valid
 
 
+def test_workers_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers import run_json
+    _, one = run_json(capsys, "solve", MICROBAN, "--level", "7", "--metric", "pushes")
+    code, two = run_json(capsys, "solve", MICROBAN, "--level", "7", "--metric", "pushes", "--workers", "2")
+    assert code == 0 and two["status"] == "optimal" and two["stats"]["threads"] == 2
+    assert (two["stats"]["pushes"], two["stats"]["moves"]) == (one["stats"]["pushes"], one["stats"]["moves"])
+    assert "threads" not in one["stats"]
+
+
 def test_pushes_then_fewest_moves() -> None:
     """Microban 6: generic A* over pushes returns a push-optimal plan with more moves than needed;
     the push engine returns one with as few moves as any push-optimal plan (never more than the

@@ -48,7 +48,8 @@ against 106 s), so a limit reached in the layer still leaves the user a proved o
 `dead_ends` (default True: under pushes a position with a box that must go on into a dead-end
 goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
 again with all their pushes, as those PI-corral pruning cut), `sealed` (default True: boxes frozen
-on goals at the start are walls, sealed.py).
+on goals at the start are walls, sealed.py). `workers` (default 1; `solve --workers N`): the
+threads that make each batch's children (kernel_search.py; the statistics then say `threads`).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
 pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the
