@@ -207,13 +207,13 @@ def _outputs(slots, nb):
 
 
 @njit(cache=True)
-def _expand_chunk(lv, st, par, batch, first, step, slots, symcells, ref, out):
-    """Expand the states batch[first], batch[first + step], ... below `slots`, each into its
-    slot's rows of `out` (`_outputs`): its walk, the pruning of the whole position
-    (PI-corrals, forced pushes), its kept children with their hashes, each looked up (K_FOUND
-    and its index), and each not stored bounded (K_NEW with h and w, or K_DEAD). Reads the
-    shared arrays and writes its own slots alone, so chunks can run on threads at once
-    (`_expand_batch`); `expand_slice` then stores the children one slot after another.
+def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
+    """Expand the states batch[first:stop], each into its slot's rows of `out` (`_outputs`):
+    its walk, the pruning of the whole position (PI-corrals, forced pushes), its kept children
+    with their hashes, each looked up (K_FOUND and its index), and each not stored bounded
+    (K_NEW with h and w, or K_DEAD). Reads the shared arrays and writes its own slots alone, so
+    chunks can run on threads at once (`_expand_batch`); `_store_batch` then stores the
+    children one slot after another.
 
     Work space is made here, once per chunk, and rows of `out` are written by index, not
     through views: each view of a shared array counts a reference on it, and on two threads
@@ -264,7 +264,7 @@ def _expand_chunk(lv, st, par, batch, first, step, slots, symcells, ref, out):
     paired = np.zeros(nb, np.uint8)
     stamp = np.int64(0)
     stamp2 = np.int64(0)
-    for j in range(first, slots, step):
+    for j in range(first, stop):
         s = batch[j]
         for c in range(NINFO):
             info[j, c] = 0
@@ -412,7 +412,7 @@ def _expand_chunk(lv, st, par, batch, first, step, slots, symcells, ref, out):
             found = find(table, boxes, kid_key[j, c], child, kid_of[j, c, 2])
             found_of[j, c, F_INDEX] = found
             if found >= 0:
-                found_of[j, c, F_STATE] = K_FOUND   # stored: `expand_slice` compares costs then
+                found_of[j, c, F_STATE] = K_FOUND   # stored: `_store_batch` compares costs then
                 continue
             found_of[j, c, F_STATE] = K_DEAD
             w = 0
@@ -495,11 +495,11 @@ def _expand_batch(lv, st, par, ctr, pend_batch, pend_g, pend_gp, pend_out, pendi
         if k == 0:
             if pending_slots > 0:
                 _store_batch(lv, st, par, ctr, pend_batch, pend_g, pend_gp, pending_slots, pend_out)
-            _expand_chunk(lv, st, par, batch, 0, 1, share, symcells, ref, out)
+            _expand_chunk(lv, st, par, batch, 0, share, symcells, ref, out)
         else:
             lo = share + (k - 1) * rest // (threads - 1)
             hi = share + k * rest // (threads - 1)
-            _expand_chunk(lv, st, par, batch, lo, 1, hi, symcells, ref, out)
+            _expand_chunk(lv, st, par, batch, lo, hi, symcells, ref, out)
         spent[k] = cycles() - start
 
 
@@ -719,7 +719,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref, pipe):
                 _expand_batch(lv, st, par, ctr, batches[cur, 0], batches[cur, 1], batches[cur, 2], outs[cur], 0,
                               batch, slots, slots // threads, symcells, ref, outs[nxt], spent)
             else:
-                _expand_chunk(lv, st, par, batch, 0, 1, slots, symcells, ref, outs[nxt])
+                _expand_chunk(lv, st, par, batch, 0, slots, symcells, ref, outs[nxt])
             _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, outs[nxt])
 
 
