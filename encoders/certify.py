@@ -165,13 +165,15 @@ def _sequential_again(model: Any, name: str, options: EncodingOptions, horizon: 
 
 def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers: int | None,
             remaining: Callable[[], float | None] = lambda: None,
-            step: Callable[[str], None] = lambda what: None) -> list[Certificate]:
+            step: Callable[[str], None] = lambda what: None, fresh_bound: bool = False) -> list[Certificate]:
     """For each encoding: a checked plan of length `optimum` and a proof that none is shorter
     (on a task with costs: `optimum` is a cost, see `certify_cost`).
 
     `remaining()` gives the seconds left for the whole command (None: no limit), so one time
     limit covers every certificate; a row whose time is up is "unknown", never a "fails".
     `step(what)` is called before each solver call (a progress display's hook).
+    Where `shares_solver` allows, the bound is asked on the solver that found the plan, which
+    keeps what it learnt (`_shared_rows`); `fresh_bound` asks it on a fresh one everywhere.
     """
     parity = model.plan_parity()
     if parity is not None and optimum % 2 != parity:  # the claim is ruled out before any solver
@@ -189,6 +191,9 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         units = (lambda n: metric_count(model.metric, n)) if counts_steps(name) else str
         step(f"{label}: plan of {units(optimum)}")
         started = time.perf_counter()
+        if not fresh_bound and offset == 1 and optimum >= 1 and shares_solver(name, find, solver):
+            rows += _shared_rows(model, name, find, optimum, solver, label, units, remaining, step)
+            continue
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
         found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
         row = Certificate(label, f"plan of {units(optimum)}", found.answer.value, time.perf_counter() - started,
@@ -212,6 +217,55 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         _bound_answer(row, proof, note)
         rows.append(row)
     return rows
+
+
+def shares_solver(name: str, options: EncodingOptions, solver: str) -> bool:
+    """Whether verify asks encoding `name`'s plan and bound on one solver (solve_then_fewer):
+    a SAT encoding whose `fewer_steps` can restrict its formula to shorter plans, one action
+    a step, a solver that takes assumptions."""
+    from puzzleplan.encoders.sat.base import supports_assumptions
+    cls = encoding_class(name)
+    return (cls.backend == "sat" and getattr(cls, "idle_pads", False) and options.goal == "by"
+            and not getattr(cls, "parallel", False) and getattr(cls, "solve_at", None) is None
+            and supports_assumptions(solver))
+
+
+def _solve_shared(model: Any, encoding: str, options: EncodingOptions, horizon: int,
+                  solver: str, time_limit: float | None) -> Iterator[HorizonResult]:
+    from puzzleplan.encoders.sat.base import solve_then_fewer
+    yield from solve_then_fewer(encoding_class(encoding)(model, options), horizon, solver, time_limit)
+
+
+def _shared_rows(model: Any, name: str, options: EncodingOptions, optimum: int, solver: str, label: str,
+                 units: Callable[[int], str], remaining: Callable[[], float | None],
+                 step: Callable[[str], None]) -> list[Certificate]:
+    """The plan row and the bound row of `certify`, from one solver in one child process: the
+    plan at `optimum`, then "no plan <= optimum - 1" under assumptions (sat/base.py's
+    fewer_steps says why that UNSAT is the same proof). A row a limit came before is unknown."""
+    plan = Certificate(label, f"plan of {units(optimum)}", "unknown (limit)", 0.0, kind="plan",
+                       horizon=optimum, exact=options.goal == "exact")
+    claim = f"no plan <= {units(optimum - 1)}"
+    bound = Certificate(label, claim, "unknown (limit)", 0.0, kind="bound", horizon=optimum - 1)
+    results: list[HorizonResult] = []
+    times = [time.perf_counter()]          # the start, then each answer's arrival
+    limit = remaining()
+    if limit is None or limit > 0:
+        try:
+            for result in stream(_solve_shared, (model, name, options, optimum, solver, limit), limit):
+                results.append(result)
+                times.append(time.perf_counter())
+                if len(results) == 1:
+                    step(f"{label}: {claim} (on the same solver)")
+        except Deadline:
+            pass
+    times.append(time.perf_counter())
+    plan.seconds = times[1] - times[0]
+    if results:
+        _plan_answer(model, plan, results[0], optimum)
+        bound.seconds = times[2] - times[1]
+    if len(results) > 1:
+        _bound_answer(bound, results[1], " (on the plan's solver)")
+    return [plan, bound]
 
 
 DEFAULT_SAT_SOLVER = "cadical195"

@@ -172,7 +172,7 @@ def native_optimum(model: Model, limits: Limits | None = None, time_limit: float
 
 def verify(model: Model, claim: int | None = None, encodings: list[str] | None = None,
            solver: str = DEFAULT_SOLVER, workers: int | None = None, limits: Limits | None = None,
-           progress: Progress | None = None) -> Verification:
+           progress: Progress | None = None, fresh_bound: bool = False) -> Verification:
     """Prove (or refute) that `claim` (default: the native optimum) is the minimal move count
     (the minimal cost, on a task with action costs).
 
@@ -180,7 +180,9 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     first generic one);
     solver: the python-sat solver of the SAT encodings; workers: CP-SAT threads; limits: as for
     `solve`, its time limit covering the whole verification; progress: a display for a bar over
-    the rows (`Progress.for_terminal()`; default none). Unknown encodings or solvers raise
+    the rows (`Progress.for_terminal()`; default none); fresh_bound: ask each bound on a fresh
+    solver, not on the one that found the plan (encoders.certify.shares_solver says where it
+    is shared; the CLI's --fresh-bound). Unknown encodings or solvers raise
     ValueError (UnknownEncoding, NoEncodings, UnknownSolver) naming the choices.
     """
     limits = limits if limits is not None else Limits()
@@ -188,13 +190,13 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     check_solver(solver)
     rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
     try:
-        return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar)
+        return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar, fresh_bound)
     finally:
         rows_bar.remove()
 
 
 def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, workers: int | None, limits: Limits,
-            progress: Progress | None, rows_bar: Line) -> Verification:
+            progress: Progress | None, rows_bar: Line, fresh_bound: bool = False) -> Verification:
     """verify() once its arguments are checked; `rows_bar` counts the solver calls."""
     from puzzleplan.encoders.certify import Certificate, certify
     ends = None if limits.time_limit is None else time.monotonic() + limits.time_limit
@@ -233,11 +235,11 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
     if cost_claim:
         from puzzleplan.encoders.certify import counts_steps
         stepped = [name for name in chosen if counts_steps(name)]   # one unit of cost per step
-        rows += certify(model, claim, stepped, solver, workers, remaining, step)
+        rows += certify(model, claim, stepped, solver, workers, remaining, step, fresh_bound)
         rows += certify_cost(model, claim, native.plan.length, [n for n in chosen if n not in stepped], solver,
                              workers, remaining, step)
     else:
-        rows += certify(model, claim, chosen, solver, workers, remaining, step)
+        rows += certify(model, claim, chosen, solver, workers, remaining, step, fresh_bound)
     conflicting = [r for r in rows if r.contradicts(optimum)]
     # what proves, for every plan, that none is cheaper than the optimum: an optimal native
     # engine (whatever the claim), and the bound rows that hold

@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
+from helpers import run_json
 from puzzleplan.encoders.base import Answer, EncodingOptions
 from puzzleplan.encoders.cpsat.base import solve as cp_solve
 from puzzleplan.encoders.cpsat.rush_hour import RushHourBool, RushHourInt
-from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
+from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed, solve_then_fewer
 from puzzleplan.encoders.sat.rush_hour import RushHourOneHot, RushHourOrder
 from puzzleplan.models import load, loads
 from puzzleplan.models.rush_hour.presolve import Geometry
@@ -247,3 +248,64 @@ def test_least_horizon_is_the_optimum(model) -> None:
     cap = 8 if best is None else best
     for cls in SAT_CLASSES:
         assert least_horizon(cls, model, cap) == best, cls.name
+
+
+def shared_answers(cls, model, horizon: int) -> list:
+    """solve_then_fewer's two answers: the formula at `horizon`, then plans of <= horizon - 1."""
+    return list(solve_then_fewer(cls(model, EncodingOptions()), horizon))
+
+
+def assert_shared_around(cls, model, best: int) -> None:
+    """At the optimum: a plan, then none shorter; one above: a plan, then a plan of the optimum."""
+    at, below = shared_answers(cls, model, best)
+    assert_plan(model, at, best)
+    assert below.answer is Answer.UNSAT and below.horizon == best - 1
+    above, again = shared_answers(cls, model, best + 1)
+    assert_plan(model, above, best + 1)
+    assert_plan(model, again, best)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_bound_on_the_plans_solver_agrees_with_bfs(model) -> None:
+    """verify's shared solver (the plan, then fewer steps under assumptions) proves exactly
+    what BFS says, on random boards: UNSAT one below the optimum, SAT from the optimum on."""
+    best = optimum(model)
+    if best is None:
+        for cls in SAT_CLASSES:
+            assert [r.answer for r in shared_answers(cls, model, 6)] == [Answer.UNSAT, Answer.UNSAT]
+        return
+    if best == 0:
+        return
+    for cls in SAT_CLASSES:
+        assert_shared_around(cls, model, best)
+
+
+@pytest.mark.parametrize("cls", SAT_CLASSES, ids=lambda c: c.name)
+@pytest.mark.parametrize("name,metric", CASES, ids=lambda v: str(v))
+def test_bound_on_the_plans_solver_examples(cls, name: str, metric: str) -> None:
+    model = load(RH / f"{name}.yaml", {"metric": metric})
+    assert_shared_around(cls, model, optimum(model))
+
+
+def test_verify_asks_the_bound_on_the_plans_solver(capsys) -> None:
+    """verify shares the solver by default and says so; --fresh-bound asks a fresh one; both prove."""
+    path = RH / "seed-003-card.yaml"
+    code, data = run_json(capsys, "verify", path, "--metric", "step", "--encodings", "rh-order")
+    rows = data["certificates"]
+    assert code == 0 and data["status"] == "verified" and data["optimal"] == 16
+    assert rows[1]["claim"] == "plan of 16" and rows[2]["claim"] == "no plan <= 15"
+    assert rows[2]["result"] == "holds (on the plan's solver)"
+    code, data = run_json(capsys, "verify", path, "--metric", "step", "--encodings", "rh-order", "--fresh-bound")
+    assert code == 0 and data["status"] == "verified" and data["certificates"][2]["result"] == "holds"
+    code, data = run_json(capsys, "verify", path, "--metric", "step", "--encodings", "rh-order", "--claim", "17")
+    assert code == 1 and data["status"] == "refuted" and data["certificates"][2]["answer"] == "fails"
+    assert check_plan(load(path, {"metric": "step"}), data["certificates"][2]["plan"]).valid
+
+
+def test_shared_rows_under_a_time_limit(capsys) -> None:
+    """A limit during the shared solve leaves the rows it came before unknown (exit 3)."""
+    code, data = run_json(capsys, "verify", RH / "seed-000-hardest.yaml", "--metric", "step",
+                          "--encodings", "rh-order", "--time-limit", "1")
+    assert code == 3 and data["status"] == "limit_reached"
+    assert [row["answer"] for row in data["certificates"][1:]] == ["unknown", "unknown"]

@@ -16,7 +16,7 @@ from puzzleplan.encoders.base import Answer, EncodingOptions, encoding_class, en
 from puzzleplan.encoders.cpsat.base import solve as cp_solve
 from puzzleplan.encoders.engines import pick_encoding
 from puzzleplan.encoders.sas_analysis import analysis, exists_order
-from puzzleplan.encoders.sat.base import solve_fixed
+from puzzleplan.encoders.sat.base import solve_fixed, solve_then_fewer
 from puzzleplan.encoders.sat.cost import minimise_cost
 from puzzleplan.models import load
 from puzzleplan.models.task.ir import Task, Variable, action
@@ -86,6 +86,20 @@ def test_optimum_and_unsat_below(case: tuple) -> None:
     parallel = _ask(model, "sas-exists", optimum - 1)
     if parallel.answer is Answer.SAT:
         assert len(parallel.moves) >= optimum and check_plan(model.with_changes(max_moves=None), parallel.moves).valid
+
+
+@pytest.mark.parametrize("case", UNIT_CASES, ids=_case_id)
+def test_bound_on_the_plans_solver(case: tuple) -> None:
+    """sas-seq on one solver (verify's default): the plan at the optimum, then no plan one
+    shorter under assumptions; one above the optimum, the second answer is a plan of it."""
+    path, metric, optimum = case
+    model = _model(path, metric)
+    at, below = solve_then_fewer(encoding_class("sas-seq")(model, BY), optimum)
+    assert at.answer is Answer.SAT and check_plan(model, at.moves, "printed").valid
+    assert below.answer is Answer.UNSAT and below.horizon == optimum - 1
+    above, again = solve_then_fewer(encoding_class("sas-seq")(model, BY), optimum + 1)
+    assert above.answer is again.answer is Answer.SAT and len(again.moves) == optimum
+    assert check_plan(model, again.moves, "printed").valid
 
 
 @pytest.mark.parametrize("path,pushes", PUSH_CASES)
@@ -199,6 +213,9 @@ def test_shortest_plan_matches_bfs(task: Task) -> None:
     assert (t is None) == (length is None)
     if moves is not None:   # fewer parallel steps, never fewer moves, and a valid replay
         assert t <= length <= len(moves) and replay(model, moves)[0]
+    if length:   # verify's shared solver: the plan, then none shorter, on one sas-seq solver
+        at, below = solve_then_fewer(encoding_class("sas-seq")(model, BY), length)
+        assert at.answer is Answer.SAT and below.answer is Answer.UNSAT
 
 
 @settings(max_examples=60, deadline=None)

@@ -81,6 +81,7 @@ def neg(lit: Lit) -> Lit:
 class _RushHourSat(SatEncoding):
     family = "rush-hour"
     commute = True      # the commuting-moves cut (a class switch, for measurements)
+    idle_pads = True    # an idle step keeps every offset; no cut forbids one after the goal
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)

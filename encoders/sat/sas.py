@@ -223,6 +223,7 @@ class SasSequential(SasLayers):
     """Generic sequential encoding: one-hot SAS+ values, one action per step, explanatory frames."""
 
     name = "sas-seq"
+    idle_pads = True    # idle: no action, so the explanatory frames keep every value
 
     def layer(self, t: int) -> list[Clause]:
         acts = {i: self.act(i, t) for i in self.step_actions(t)}

@@ -40,7 +40,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     _check_solvers([args.solver], "--solver")
     note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
     with progress_for(args) as progress:
-        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress)
+        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress,
+                       args.fresh_bound)
     if args.json:
         print_json(found.as_dict())
     else:

@@ -198,6 +198,8 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
     p.add_argument("--solver", default="cadical195", help="python-sat solver for SAT encodings")
     p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
+    p.add_argument("--fresh-bound", action="store_true",
+                   help="ask each 'no plan <= L-1' on a fresh solver, not on the one that found the plan of L")
     p.add_argument("--json", action="store_true")
     _limits(p)
 
