@@ -27,7 +27,7 @@ a state already popped re-queues it, as in any A* that reopens) should have come
 another; a goal is returned only when it is popped first in its batch. Why threads: making the
 children (walks, PI-corrals, deadlock tables, matchings, table look-ups) is most of an
 expansion and reads shared arrays only; storing writes them, and stays on one thread, which
-under PUSHES stores one batch while the others expand the next (`expand_slice` says when, and
+stores one batch while the others expand the next (`expand_slice` says when, and
 `_expand_batch` why that is safe). Microban 153 under pushes to its proof, two threads: 16.3 M
 nodes in 59.0 s storing after each batch, 15.0 M in 47.2 s storing while expanding.
 
@@ -615,8 +615,9 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref, pipe):
     symmetries to fold children by (symmetry.py; none: shape (0, n)); `ref`: see above;
     `pipe`: `pipeline`'s buffers.
 
-    States are expanded in batches (the module's docstring). On threads under PUSHES with a
-    consistent bound (no pair bound, no `ref`), one batch is stored while the next is expanded
+    States are expanded in batches (the module's docstring). On threads with a consistent
+    bound (no pair bound, no `ref`: b, b + w and SCALE * b + b + w are, see walk_to_push), one
+    batch is stored while the next is expanded
     (`_expand_batch`). That next batch is popped before the children of the one being stored
     are queued, so it is taken only at the same f (those children have no lower f), and a goal
     popped first waits until nothing is pending. A batch may stay pending from one slice to
@@ -632,7 +633,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref, pipe):
     pgoal = par[P_PGOAL]
     nslots = max(1, par[P_BATCH])
     threads = max(1, par[P_THREADS])
-    overlap = threads > 1 and mode == PUSHES and par[P_PAIR_BOUND] == 0 and par[P_TO_GO] == 0
+    overlap = threads > 1 and par[P_PAIR_BOUND] == 0 and par[P_TO_GO] == 0   # a consistent bound
     outs, batches, state, spent = pipe    # batches: per buffer, states, g and pushes
     occ = np.zeros(n, np.uint8)         # for _is_goal
     seen = np.zeros(n, np.int64)
