@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from puzzleplan.encoders.base import Answer, EncodingOptions, encodings_for
-from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
+from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed, solve_then_fewer
 from puzzleplan.encoders.sat.blocks import BlocksSat, geometry
 from puzzleplan.models import load, loads
 from puzzleplan.models.base import ModelError
@@ -61,6 +61,18 @@ def test_examples_plan_at_the_optimum_and_none_below(name: str, metric: str) -> 
     assert_plan(model, solve_fixed(BlocksSat(model), best), best)
     if best > 0:
         assert solve_fixed(BlocksSat(model), best - 1).answer is Answer.UNSAT
+        assert_shared_around(model, best)
+
+
+def assert_shared_around(model, best: int) -> None:
+    """verify's shared solver (solve_then_fewer): at the optimum a plan, then none shorter; one
+    above, a plan, then a plan of the optimum."""
+    at, below = solve_then_fewer(BlocksSat(model), best)
+    assert_plan(model, at, best)
+    assert below.answer is Answer.UNSAT
+    above, again = solve_then_fewer(BlocksSat(model), best + 1)
+    assert_plan(model, above, best + 1)
+    assert_plan(model, again, best)
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -155,3 +167,5 @@ def least_horizon(model, cap: int) -> int | None:
 def test_least_horizon_is_the_optimum(model) -> None:
     best = optimum(model)
     assert least_horizon(model, 8 if best is None else best) == best
+    if best:
+        assert_shared_around(model, best)

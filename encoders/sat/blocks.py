@@ -181,6 +181,7 @@ class BlocksSat(SatEncoding):
     family: ClassVar[str] = "blocks"
     name: ClassVar[str] = "blocks-sat"
     metrics: ClassVar[tuple[str, ...]] = ("step", "slide", "piece")
+    idle_pads: ClassVar[bool] = True   # idle: no from/to, so the frame keeps every anchor
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         reason = self.supports(model)
