@@ -9,7 +9,8 @@ metric (the native optimum, a plan of that length from the encoding, UNSAT one b
 
 Prints one tab-separated row per level: level, metric, optimum, verdict, the encoding's plan and
 bound seconds, the whole command's seconds (process start included), and whether it beat the
-target (--target, 10 s). Each command runs with --time-limit (--limit, 60 s).
+target (--target, 10 s). Each command runs with --time-limit (--limit, 60 s); --fresh-bound is
+passed on to verify (the bound on a fresh solver instead of the plan's, where verify shares it).
 """
 from __future__ import annotations
 
@@ -33,9 +34,10 @@ def levels(text: str) -> list[int]:
     return out
 
 
-def run(level: int, metric: str, encoding: str, limit: float) -> dict[str, object]:
+def run(level: int, metric: str, encoding: str, limit: float, fresh_bound: bool = False) -> dict[str, object]:
     command = [sys.executable, "-m", "puzzleplan.plans.cli", "verify", str(MICROBAN), "--level", str(level),
                "--metric", metric, "--encodings", encoding, "--time-limit", str(limit), "--json"]
+    command += ["--fresh-bound"] if fresh_bound else []
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - started
@@ -54,10 +56,11 @@ def main() -> None:
     parser.add_argument("--encoding", default="sok-push")
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--target", type=float, default=10.0)
+    parser.add_argument("--fresh-bound", action="store_true", help="verify --fresh-bound")
     args = parser.parse_args()
     print("level\tmetric\toptimum\tverdict\tplan_s\tbound_s\ttotal_s\tunder_target")
     for level in levels(args.levels):
-        r = run(level, args.metric, args.encoding, args.limit)
+        r = run(level, args.metric, args.encoding, args.limit, args.fresh_bound)
         times = [f"{row['seconds']:.2f}" for row in r["rows"]] + ["-", "-"]
         total = float(r["seconds"])  # type: ignore[arg-type]
         print(f"{level}\t{args.metric}\t{r['optimum']}\t{r['status']}\t{times[0]}\t{times[1]}\t{total:.2f}\t"

@@ -22,7 +22,7 @@ from puzzleplan.encoders import base as enc_base
 from puzzleplan.encoders.base import Answer, EncodingOptions
 from puzzleplan.encoders.cpsat.base import solve as cp_solve
 from puzzleplan.encoders.cpsat.sokoban import SokobanCp
-from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed
+from puzzleplan.encoders.sat.base import IncrementalSat, solve_fixed, solve_then_fewer
 from puzzleplan.encoders.sat.sokoban import SokobanOneHot
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns, frozen_subset
 from puzzleplan.encoders.sat.sokoban_push import SokobanPushes, plan_cost
@@ -87,6 +87,33 @@ def test_optimum_and_one_below(cls, name):
     assert_plan(model, run(cls, model, best), best)
     if best > 0:
         assert run(cls, model, best - 1).answer is Answer.UNSAT
+
+
+@pytest.mark.parametrize("name,pushes", [("seed-004.yaml", 4), ("l-room.yaml", 3), ("three.yaml", 5),
+                                         ("seed-004-player-goal.yaml", None)])
+def test_pushes_bound_on_the_plans_solver(name, pushes):
+    """sok-push on one solver: the plan of the fewest pushes, then none with fewer."""
+    model = load(SOK / name, {"metric": "pushes"})
+    best = pushes if pushes is not None else solve(model, "push", Request()).plan.cost
+    at, below = solve_then_fewer(SokobanPushes(model), best, "glucose42")
+    assert at.answer is Answer.SAT and plan_cost(at.moves) == best and check_plan(model, list(at.moves)).valid
+    assert below.answer is Answer.UNSAT
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_bound_on_the_plans_solver(name):
+    """sok-onehot on one solver (verify's default): a plan at the optimum, then none shorter;
+    one above, a plan, then a plan of the optimum (both goal kinds are among SMALL)."""
+    model = load(SOK / name)
+    best = optimum(name)
+    if best == 0:
+        return
+    at, below = solve_then_fewer(SokobanOneHot(model), best, "glucose42")
+    assert_plan(model, at, best)
+    assert below.answer is Answer.UNSAT
+    above, again = solve_then_fewer(SokobanOneHot(model), best + 1, "glucose42")
+    assert_plan(model, above, best + 1)
+    assert_plan(model, again, best)
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.name)
@@ -271,6 +298,8 @@ def test_random_levels_agree_with_bfs(grid):
         assert found.answer is Answer.SAT and check_plan(model, list(found.moves)).valid
         if best > 0:
             assert solve_fixed(cls(model), best - 1).answer is Answer.UNSAT, grid
+            # and on one solver, as verify asks
+            assert [r.answer for r in solve_then_fewer(cls(model), best)] == [Answer.SAT, Answer.UNSAT], grid
 
 
 # -- the moves metric over push steps: sok-walk ---------------------------------------------------

@@ -27,8 +27,8 @@ class SatEncoding:
     backend: ClassVar[str] = "sat"
     family: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    # Under `goal: by`, ("idle", t) changes nothing and may follow any step, the goal state
-    # included, and layer(t) holds no clause that an idle last step breaks: see fewer_steps.
+    # Under `goal: by`, ("idle", t) is the padding of a plan: true at every step after its last
+    # move, and a shortest plan so padded satisfies the formula (see fewer_steps).
     idle_pads: ClassVar[bool] = False
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
@@ -73,11 +73,11 @@ class SatEncoding:
         found the plan (solve_then_fewer). None when the encoding cannot say it.
 
         For an `idle_pads` encoding under `by`: assume idle(horizon - 1) and add the cuts of
-        horizon - 1 behind it. Why UNSAT then proves what UNSAT of the formula for horizon - 1
-        proves: any model of that formula becomes a model of this one by one idle step at the
-        end (the state at `horizon` is the goal state at horizon - 1; the cuts of `horizon` are
-        weaker than those of horizon - 1; the cuts on consecutive steps never forbid an idle
-        step), so if this is UNSAT, so is that."""
+        horizon - 1 behind it. Why UNSAT then proves that no plan has at most horizon - 1
+        moves: if one had, a shortest plan, padded with idle steps to `horizon`, satisfies the
+        formula (the encoding's own argument for UNSAT under `by`: its cuts hold for padded
+        shortest plans), is idle at step horizon - 1 (it has at most horizon - 1 moves), and
+        satisfies the cuts of horizon - 1 (they hold for every plan that short)."""
         if not (self.idle_pads and self.options.goal == "by") or horizon < 1:
             return None
         idle = self.var("idle", horizon - 1)

@@ -189,6 +189,7 @@ class SokobanPushes(PushSteps):
     name = "sok-push"
     metrics = ("pushes",)
     preferred_solver = "glucose42"   # what `verify` runs unless asked otherwise (certify.solver_for)
+    idle_pads = True    # idle steps come only after the last push; every cut holds for padded plans
 
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         check_pushes(model, self.name)
