@@ -309,3 +309,13 @@ def test_shared_rows_under_a_time_limit(capsys) -> None:
                           "--encodings", "rh-order", "--time-limit", "1")
     assert code == 3 and data["status"] == "limit_reached"
     assert [row["answer"] for row in data["certificates"][1:]] == ["unknown", "unknown"]
+
+
+def test_fresh_bound_from_the_api() -> None:
+    import puzzleplan
+    model = load(RH / "walls.yaml", {"metric": "step"})
+    shared = puzzleplan.verify(model, encodings=["rh-order"])
+    fresh = puzzleplan.verify(model, encodings=["rh-order"], fresh_bound=True)
+    assert shared.status == fresh.status == "verified"
+    assert shared.certificates[2].result == "holds (on the plan's solver)"
+    assert fresh.certificates[2].result == "holds"

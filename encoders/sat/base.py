@@ -168,8 +168,8 @@ def solve_then_fewer(encoding: SatEncoding, horizon: int, solver_name: str = "ca
     """Two answers from one solver: the formula for `horizon`, then, under the assumptions of
     `encoding.fewer_steps(horizon)`, plans of at most horizon - 1 moves (its result carries
     horizon - 1). The second solve keeps what the first learnt; on Rush Hour seed 000 (step,
-    93) the proof at 92 took 1.4-2.6 s after the plan against 4.4-7.9 s on a fresh solver
-    (benchmarks/rush_hour_encodings.py --shared)."""
+    93) the proof at 92 took 2.1 s after the plan against 5.3 s on a fresh solver (medians of
+    nine numberings: benchmarks/rush_hour_encodings.py --seeds 9 with and without --shared)."""
     started = time.perf_counter()
     clauses = encoding.clauses(horizon)
     fewer = encoding.fewer_steps(horizon)

@@ -16,7 +16,8 @@ What `import puzzleplan` gives:
     loads(text)                                 the same from YAML text
     solve(model, engine=None, request=None, **keywords) -> Result
     verify(model, claim=None, encodings=None, solver="cadical195", workers=None, limits=None,
-           **limit keywords) -> Verification    the optimum, proved by SAT and CP-SAT certificates
+           fresh_bound=False, **limit keywords) -> Verification
+                                                the optimum, proved by SAT and CP-SAT certificates
     check(model, plan, notation=None) -> CheckReport   the independent checker
     render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0) -> str | bytes
     render_file(model, path, plan=None, to=None, ...) -> Rendering
@@ -196,17 +197,18 @@ def _check_encoding(model: Any, name: str) -> None:
 
 def verify(model: Any, claim: int | None = None, encodings: list[str] | None = None, solver: str = "cadical195",
            workers: int | None = None, limits: "Limits | None" = None, progress: "Progress | bool | None" = None,
-           **keywords: Any) -> "Verification":
+           fresh_bound: bool = False, **keywords: Any) -> "Verification":
     """Prove (or refute) the minimal move count: the native optimum, then per encoding a checked
     plan of that length and an UNSAT proof below it. One time limit covers it all.
     Returns a Verification (status verified | refuted | disagreement | limit_reached, ...).
-    progress: None (silent), True (a display on stderr when it is a terminal) or a Progress."""
+    progress: None (silent), True (a display on stderr when it is a terminal) or a Progress.
+    fresh_bound: ask each proof on a fresh solver, not on the one that found the plan."""
     from puzzleplan.plans.verify import verify as run
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"verify() got an unexpected keyword {sorted(keywords)[0]!r}")
     with _display(progress) as display:
-        return run(model, claim, encodings, solver, workers, limits, display)
+        return run(model, claim, encodings, solver, workers, limits, display, fresh_bound)
 
 
 def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
