@@ -108,9 +108,10 @@ def print_verification(model: Any, found: Any) -> None:
     if found.optimal is None:
         print(f"native {native.engine}: {native.status.value}: {native.message}")
         return
-    print(f"{'method':34} {'claim':44} {'result':24} seconds")
+    width = max([24] + [len(r.result) for r in found.certificates])   # the seconds line up
+    print(f"{'method':34} {'claim':44} {'result':{width}} seconds")
     for r in found.certificates:
-        print(f"{r.method:34} {r.claim:44} {r.result:24} {r.seconds:.3f}")
+        print(f"{r.method:34} {r.claim:44} {r.result:{width}} {r.seconds:.3f}")
     if found.status != "disagreement":
         print(found.summary())
         return
