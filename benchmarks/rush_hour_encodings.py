@@ -158,5 +158,6 @@ def main() -> int:
               f" {total:>6.2f}", flush=True)
     return 0
 
+
 if __name__ == "__main__":
     sys.exit(main())

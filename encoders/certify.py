@@ -189,19 +189,20 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         label = _label(name, solver)
         # an encoding counting its own steps (sok-push: pushes) says its unit in the claims
         units = (lambda n: metric_count(model.metric, n)) if counts_steps(name) else str
-        step(f"{label}: plan of {units(optimum)}")
-        started = time.perf_counter()
+        plan_claim = f"plan of {units(optimum)}"
+        below = optimum - offset
+        claim = f"no plan <= {units(optimum - 1)}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
+        step(f"{label}: {plan_claim}")
         if not fresh_bound and offset == 1 and optimum >= 1 and shares_solver(name, find, solver):
-            rows += _shared_rows(model, name, find, optimum, solver, label, units, remaining, step)
+            rows += _shared_rows(model, name, find, optimum, solver, label, (plan_claim, claim), remaining, step)
             continue
+        started = time.perf_counter()
         found = solve_one(model, name, find, optimum, solver, workers, remaining())
         found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
-        row = Certificate(label, f"plan of {units(optimum)}", found.answer.value, time.perf_counter() - started,
+        row = Certificate(label, plan_claim, found.answer.value, time.perf_counter() - started,
                           kind="plan", horizon=optimum, exact=find.goal == "exact")
         _plan_answer(model, row, found, optimum, note)
         rows.append(row)
-        below = optimum - offset
-        claim = f"no plan <= {units(optimum - 1)}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
         started = time.perf_counter()
         if below < 0 or optimum == 0:
             start_is_goal = model.is_goal(model.initial())
@@ -237,14 +238,14 @@ def _solve_shared(model: Any, encoding: str, options: EncodingOptions, horizon: 
 
 
 def _shared_rows(model: Any, name: str, options: EncodingOptions, optimum: int, solver: str, label: str,
-                 units: Callable[[int], str], remaining: Callable[[], float | None],
+                 claims: tuple[str, str], remaining: Callable[[], float | None],
                  step: Callable[[str], None]) -> list[Certificate]:
-    """The plan row and the bound row of `certify`, from one solver in one child process: the
-    plan at `optimum`, then "no plan <= optimum - 1" under assumptions (sat/base.py's
-    fewer_steps says why that UNSAT is the same proof). A row a limit came before is unknown."""
-    plan = Certificate(label, f"plan of {units(optimum)}", "unknown (limit)", 0.0, kind="plan",
-                       horizon=optimum, exact=options.goal == "exact")
-    claim = f"no plan <= {units(optimum - 1)}"
+    """The plan row and the bound row of `certify` (their `claims`), from one solver in one
+    child process: the plan at `optimum`, then "no plan <= optimum - 1" under assumptions
+    (sat/base.py's fewer_steps says why that UNSAT is the same proof). A row a limit came
+    before is unknown."""
+    plan_claim, claim = claims
+    plan = Certificate(label, plan_claim, "unknown (limit)", 0.0, kind="plan", horizon=optimum)
     bound = Certificate(label, claim, "unknown (limit)", 0.0, kind="bound", horizon=optimum - 1)
     results: list[HorizonResult] = []
     times = [time.perf_counter()]          # the start, then each answer's arrival

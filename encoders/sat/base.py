@@ -154,13 +154,20 @@ def solve_fixed(encoding: SatEncoding, horizon: int, solver_name: str = "cadical
         notes = encoding.connect(solver, horizon, None)
         built = time.perf_counter()   # a propagator's set-up (e.g. loading its tables) is building
         outcome = _solve_limited(solver, [], time_limit)
-        solved = time.perf_counter()
-        moves = None
-        if outcome:
-            moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
-    return HorizonResult(horizon, _answer(outcome), moves, encoding.pool.top, len(clauses),
-                         built - started, solved - built, notes,
-                         None if moves is None else steps_of(encoding, moves))
+        return _result(encoding, solver, outcome, horizon, len(clauses), built - started,
+                       time.perf_counter() - built, notes)
+
+
+def _result(encoding: SatEncoding, solver: Solver, outcome: bool | None, horizon: int, clauses: int,
+            build_seconds: float, solve_seconds: float, notes: dict[str, Any],
+            about: int | None = None) -> HorizonResult:
+    """The HorizonResult of a finished solve of the formula for `horizon`, its plan decoded on
+    SAT; `about`: the horizon the answer speaks of, when not `horizon` (solve_then_fewer)."""
+    moves = None
+    if outcome:
+        moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
+    return HorizonResult(horizon if about is None else about, _answer(outcome), moves, encoding.pool.top, clauses,
+                         build_seconds, solve_seconds, notes, None if moves is None else steps_of(encoding, moves))
 
 
 def solve_then_fewer(encoding: SatEncoding, horizon: int, solver_name: str = "cadical195",
@@ -184,13 +191,8 @@ def solve_then_fewer(encoding: SatEncoding, horizon: int, solver_name: str = "ca
             began = time.perf_counter()
             left = None if time_limit is None else time_limit - (began - started)
             outcome = _solve_limited(solver, asked, left)
-            solved = time.perf_counter()
-            moves = None
-            if outcome:
-                moves = encoding.decode({lit for lit in solver.get_model() if lit > 0}, horizon)
-            yield HorizonResult(below, _answer(outcome), moves, encoding.pool.top, len(clauses),
-                                built - started if below == horizon else 0.0, solved - began, notes,
-                                None if moves is None else steps_of(encoding, moves))
+            yield _result(encoding, solver, outcome, horizon, len(clauses),
+                          built - started if below == horizon else 0.0, time.perf_counter() - began, notes, below)
             if outcome is None:
                 return
 
@@ -220,14 +222,10 @@ class IncrementalSat:
         notes = self.encoding.connect(self.solver, horizon, act)
         built = time.perf_counter()
         outcome = _solve_limited(self.solver, [act], time_limit)
-        solved = time.perf_counter()
-        moves = None
-        if outcome:
-            moves = self.encoding.decode({lit for lit in self.solver.get_model() if lit > 0}, horizon)
+        result = _result(self.encoding, self.solver, outcome, horizon, self.clause_count, built - started,
+                         time.perf_counter() - built, notes)
         self._add([[-act]])  # retire this horizon's goal for good
-        return HorizonResult(horizon, _answer(outcome), moves, self.encoding.pool.top, self.clause_count,
-                             built - started, solved - built, notes,
-                             None if moves is None else steps_of(self.encoding, moves))
+        return result
 
     def close(self) -> None:
         self.solver.delete()
