@@ -19,6 +19,7 @@ from puzzleplan.encoders.pddl import moves_from_planner_plan, task_pddl
 from puzzleplan.models import load
 from puzzleplan.plans.check import PlanNotationError, check_plan
 from puzzleplan.plans.core.types import Limits, Request
+from puzzleplan.plans.core.words import clip_path
 from puzzleplan.plans.planfile import FORMATS, PlanFormatError, is_fd_text, read_lurd, write_plan
 from puzzleplan.plans.solve import default_engine, solve
 
@@ -175,8 +176,19 @@ def test_check_names_the_plan_file_of_a_bad_lurd_line(capsys, tmp_path: Path) ->
     plan.write_text("urD\nldR\nuRx\n")
     code, out, err = run_cli(capsys, "check", SOKOBAN / "two-boxes.yaml", f"@{plan}")
     assert code == 2 and out == "" and "Traceback" not in err
-    assert err.strip() == (f"puzzleplan: error: {plan}: plan line 3, column 3: 'x' is not a LURD move; "
+    assert err.strip() == (f"puzzleplan: error: {clip_path(plan)}: plan line 3, column 3: 'x' is not a LURD move; "
                            "expected l u r d (walk), L U R D (push), a count before a letter repeating it (3r)")
+
+
+def test_a_long_plan_path_keeps_its_file_name(capsys, tmp_path: Path) -> None:
+    folder = tmp_path / ("deep" * 30)
+    folder.mkdir()
+    plan = folder / "level.lurd"
+    plan.write_text("uRx\n")
+    code, out, err = run_cli(capsys, "check", SOKOBAN / "two-boxes.yaml", f"@{plan}")
+    named = err.strip().removeprefix("puzzleplan: error: ").split(": plan line")[0]
+    assert code == 2 and out == "" and "\n" not in err.strip()
+    assert named.startswith("...") and named.endswith("/level.lurd") and len(named) <= 80
 
 
 def _runs(moves: list[str]) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
-from puzzleplan.plans.core.words import clip, count
+from puzzleplan.plans.core.words import clip, clip_path, count
 
 __all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan",
            "states_by_move_names"]
@@ -55,7 +55,7 @@ def read_plan_argument(arg: str) -> str:
     if arg.startswith("@"):
         path = Path(arg[1:])
         if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
-            raise ValueError(f"{clip(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
+            raise ValueError(f"{clip_path(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
         return path.read_text(encoding="utf-8")
     return arg
 

@@ -9,7 +9,7 @@ from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, des
                                          note_cold_kernels, progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.progress import Progress
-from puzzleplan.plans.core.words import clip
+from puzzleplan.plans.core.words import clip, clip_path
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
                                      native_optimum, verify)
@@ -177,12 +177,12 @@ def cmd_decode(args: argparse.Namespace) -> int:
     try:
         map_text = open(map_path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{clip(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise InputError(f"{clip_path(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     solution = _solution_text(args.solution)
     try:
         moves = decode_dimacs(model, map_text, solution)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise InputError(f"{clip(map_path)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
+        raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
     report = check_plan(model, moves, "printed")
     if args.json:
         print_json({"plan": moves, "length": len(moves), **report.as_dict()})
@@ -200,7 +200,7 @@ def _solution_text(arg: str) -> str:
         try:
             return open(path, encoding="utf-8").read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{clip(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
+            raise InputError(f"{clip_path(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
     return arg
 
 

@@ -13,7 +13,7 @@ from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, Inp
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.types import Request, Status
-from puzzleplan.plans.core.words import clip
+from puzzleplan.plans.core.words import clip, clip_path
 from puzzleplan.plans.solve import EngineBug, default_engine, solve
 
 
@@ -202,12 +202,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         text = read_plan_argument(args.plan)
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
+        raise InputError(f"{clip_path(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         report = check_plan(model, text, args.notation)
     except PlanNotationError as exc:
         if args.plan.startswith("@"):   # name the file the line is in
-            raise PlanNotationError(f"{clip(args.plan[1:], 80)}: {exc}") from None
+            raise PlanNotationError(f"{clip_path(args.plan[1:])}: {exc}") from None
         raise
     if args.json:
         print_json(report.as_dict())

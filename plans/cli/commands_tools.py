@@ -154,7 +154,7 @@ def write_rendering(args: argparse.Namespace, model: Any, path: str, plan: Any, 
 def cmd_render(args: argparse.Namespace) -> int:
     """A picture of the puzzle, or an animation of a plan (checked first): svg, png, gif, html."""
     from puzzleplan.plans.check import read_plan_argument
-    from puzzleplan.plans.core.words import clip, count
+    from puzzleplan.plans.core.words import clip_path, count
     to = render_format(args.output, args.to)
     model = load_model(args)
     plan = None
@@ -163,7 +163,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             plan = read_plan_argument(args.plan)
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or exc
-            raise InputError(f"{clip(args.plan[1:])}: cannot read the plan: {why}") from None
+            raise InputError(f"{clip_path(args.plan[1:])}: cannot read the plan: {why}") from None
     written = write_rendering(args, model, args.output, plan, to, frame=args.frame, seconds=args.seconds,
                               scale=args.scale)
     if args.json:

@@ -23,3 +23,10 @@ def clip(text: object, limit: int = 40) -> str:
     """At most `limit` characters of a user's text, for error messages (never echo whole values)."""
     text = str(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def clip_path(path: object, limit: int = 80) -> str:
+    """A file's path for an error message, at most `limit` characters. A long path loses its
+    start, not its end, so the message still names the file ('.../runs/level.lurd')."""
+    text = " ".join(str(path).split())
+    return text if len(text) <= limit else "..." + text[len(text) - limit + 3:]
