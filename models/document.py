@@ -349,6 +349,10 @@ def compose(text: str, source: str, expected: str = "a YAML mapping with a 'puzz
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = " ".join((exc.problem or exc.context or "invalid YAML").split())
+        if "nesting depth" in problem:
+            # libyaml (PyYAML >= 6.0.4) refuses deep flow nesting while it scans ahead, before
+            # the composer sees the events; its limit is far above MAX_DEPTH, so say ours.
+            raise ModelError(f"{source}:{line}: lists and mappings nested more than {MAX_DEPTH} deep") from None
         raise ModelError(f"{source}:{line}: YAML syntax error: {shorten(problem, 120)}") from None
     except yaml.YAMLError as exc:
         first = (str(exc).splitlines() or ["invalid YAML"])[0]
