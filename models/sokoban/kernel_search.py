@@ -50,8 +50,12 @@ estart[s] + ecount[s] - 2] (ecount[s] = 0: not expanded; < 0: -ecount[s] is that
 PI-corral pruning or a forced push left pushes out: `requeue` queues it again, to be expanded
 without). With par[P_FMAX] it stops before the first state whose pushes + bound exceed it.
 `to_go` turns the graph into a lower bound on each state's pushes to go, and with
-par[P_TO_GO] a search reads that bound (`ref`: the recording search's table, its symmetries
-and the bounds) for each new child, looked up by the child's normalised, folded form.
+par[P_TO_GO] a search reads that bound (`ref[:4]`: the recording search's table, its
+symmetries and the bounds) for each new child, looked up by the child's normalised, folded form.
+With par[P_PERIMETER] each new child's bound is raised to its exact pushes to go when the
+perimeter (perimeter.py; `ref[4:]`: its table, boxes, no symmetries and distances) holds it, and
+to par[P_PERIMETER] (the perimeter's depth + 1) when it does not; that bound is consistent, so
+it changes nothing of the batches' argument below.
 
 Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
 (and triples.sort3) inlined, under a hash of this file alone; after changing kernel_rules.py or
@@ -76,11 +80,11 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES) = range(17)
-NCTR = 17
+ C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES, C_PERIMETER) = range(18)
+NCTR = 18
 # par
 (P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
- P_DEAD_ENDS, P_BATCH, P_THREADS) = range(14)
+ P_DEAD_ENDS, P_BATCH, P_THREADS, P_PERIMETER) = range(15)
 DEADLOCKS_ONLY = 2          # par[P_PI]: corral deadlocks, no PI-corral pruning
 # return codes of `expand_slice`
 RUN, GOAL, EXHAUSTED, GROW_STATES, GROW_HEAP, GROW_TABLE, GROW_EDGES = range(7)
@@ -188,8 +192,8 @@ def _key_of(mode, g, gp, h, w):
 
 # per-slot results of `_expand_chunk`, columns of `info`
 (I_KIDS, I_CORRAL, I_FORCED, I_ON, I_GOAL_WALK, I_GENERATED, I_PAIRS, I_TRIPLES, I_DEADLOCKS, I_CORRALS,
- I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO) = range(14)
-NINFO = 14
+ I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO, I_PERIMETER) = range(15)
+NINFO = 15
 # columns of `found`: a child's state after `_expand_chunk` (K_*), its stored index, h, w, the walk to its push
 (F_STATE, F_INDEX, F_H, F_W, F_WALK) = range(5)
 K_FOUND, K_NEW, K_DEAD = 0, 1, 2
@@ -221,7 +225,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
     nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
     boxes, player, keys, g_of = st[0], st[1], st[2], st[3]
     table = st[9]
-    rtable, rboxes, rsym, rdist = ref
+    rtable, rboxes, rsym, rdist, pertable, perboxes, persym, perdist = ref
     kid, kid_raw, kid_of, kid_key, info, found_of = out
     n = nbr.shape[0]
     nb = boxes.shape[1]
@@ -232,6 +236,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
     use_triples = triples.shape[0] == n
     prune = par[P_PRUNE] != 0
     use_ref = par[P_TO_GO] != 0
+    use_perimeter = par[P_PERIMETER] != 0       # its value: the bound of a position it does not hold
     use_walk = mode != PUSHES and par[P_WALK] != 0
     use_pair_bound = use_pairs and prune and par[P_PAIR_BOUND] != 0
     use_dead_ends = mode == PUSHES and prune and par[P_DEAD_ENDS] != 0
@@ -255,6 +260,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
     hashes = np.zeros(nsym + 1, np.uint64)     # the expanded state's image_hashes
     chashes = np.zeros(nsym + 1, np.uint64)    # a child's
     rhashes = np.zeros(rsym.shape[0] + 1, np.uint64)
+    perhashes = np.zeros(persym.shape[0] + 1, np.uint64)
     cost = np.zeros((nb, nb), np.int64)
     pu, pv, pmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
     cu, cv, cmatch = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64)
@@ -365,7 +371,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                 occ[b] = 1
                 key = keys[s] ^ zbox[b] ^ zbox[t] ^ zplayer[p] ^ zplayer[pc]
                 folded = 0
-                if use_ref:
+                if use_ref or use_perimeter:
                     for k in range(nb):
                         kid_raw[j, nkids, k] = child[k]
                 if nsym > 0:
@@ -454,7 +460,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                 cost[i, k] = saved[k]
             if h >= BIG:
                 continue                # no perfect matching: a deadlock
-            if use_ref:
+            if use_ref or use_perimeter:
                 occ[b] = 0
                 occ[t] = 1
                 stamp2 += 1
@@ -463,11 +469,20 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                 occ[b] = 1
                 for k in range(nb):
                     child[k] = kid_raw[j, c, k]
-                r = _lookup(rtable, rboxes, rsym, zbox, zplayer, child, queue2, count, canon, trial, rhashes)
-                if r >= 0:
-                    info[j, I_TO_GO] += 1
-                    if rdist[r] > h:
-                        h = rdist[r]
+                if use_ref:
+                    r = _lookup(rtable, rboxes, rsym, zbox, zplayer, child, queue2, count, canon, trial, rhashes)
+                    if r >= 0:
+                        info[j, I_TO_GO] += 1
+                        if rdist[r] > h:
+                            h = rdist[r]
+                if use_perimeter:
+                    r = _lookup(pertable, perboxes, persym, zbox, zplayer, child, queue2, count, canon, trial, perhashes)
+                    hp = perdist[r] if r >= 0 else par[P_PERIMETER]
+                    if hp > h:
+                        h = hp
+                        info[j, I_PERIMETER] += 1
+                    if h >= BIG:
+                        continue        # the perimeter holds every solvable position: dead
             found_of[j, c, F_STATE] = K_NEW
             found_of[j, c, F_H] = h
             found_of[j, c, F_W] = w
@@ -595,6 +610,7 @@ def _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, out):
         ctr[C_STUCK] += info[j, I_STUCK]
         ctr[C_PAIR_BOUND] += info[j, I_PAIR_BOUND]
         ctr[C_TO_GO] += info[j, I_TO_GO]
+        ctr[C_PERIMETER] += info[j, I_PERIMETER]
 
 
 @njit(cache=True)

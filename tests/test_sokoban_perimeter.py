@@ -1,0 +1,90 @@
+"""The perimeter of the push engine (models/sokoban/perimeter.py): its distances are the exact
+pushes to go, and the engine with the perimeter read from its first node (whole, or cut to a
+few states so that its depth bound is in play, or dropped at once) keeps both optima."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from test_sokoban_search import METRICS, assert_agrees_with_bfs, microban, push, small_levels
+
+from puzzleplan.models.sokoban import native
+from puzzleplan.models.sokoban.kernel_rules import BIG
+from puzzleplan.models.sokoban.model import Sokoban
+from puzzleplan.models.sokoban.perimeter import Perimeter
+from puzzleplan.models.sokoban.tables import build
+from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.types import Request
+from puzzleplan.plans.search import bfs
+
+
+def _perimeter(model: Sokoban, states: int) -> Perimeter:
+    per = Perimeter(build(model).as_tuple(), model.goal_cells)
+    per.extend(states)
+    return per
+
+
+@pytest.mark.parametrize("level", [1, 2, 4, 6])
+def test_distances_are_the_pushes_to_go(level: int) -> None:
+    """Every stored state's distance is its exact fewest pushes to a solved position (checked by
+    a forward BFS from that state), and a small perimeter's depth bounds what it left out."""
+    model = microban(level, "pushes")
+    whole = _perimeter(model, 1 << 30)
+    assert whole.complete and whole.bound() == BIG
+    pushes = model.with_options(prune=False)
+    for j in range(0, whole.states, max(1, whole.states // 25)):
+        boxes = sum(1 << int(b) for b in whole.boxes[j])
+        start = boxes << model.pbits | int(whole.player[j])
+        moved = Sokoban("\n".join(pushes.render(start).splitlines()), metric="pushes")
+        reference = bfs.run(moved.with_options(prune=False), Request(), SearchContext())
+        assert reference.plan is not None and reference.plan.cost == whole.dist[j], (level, j)
+    part = _perimeter(model, whole.states // 3)
+    assert not part.complete and part.depth < int(whole.dist[:whole.states].max())
+    assert (part.dist[:part.states] <= part.depth + 1).all()
+    held = {(tuple(part.boxes[j]), int(part.player[j])) for j in range(part.states)}
+    for j in range(whole.states):   # every state within the depth is held, with its distance
+        if whole.dist[j] <= part.depth:
+            assert (tuple(whole.boxes[j]), int(whole.player[j])) in held
+
+
+@pytest.fixture
+def perimeter_at_once(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """The perimeter read from the first slice, at most `request.param` MB (tiny: a few states)."""
+    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
+    monkeypatch.setattr(native, "PERIMETER_MB", request.param)
+    monkeypatch.setattr(native, "PERIMETER_KEEP", 0.0)
+
+
+@pytest.mark.parametrize("perimeter_at_once", [0.0005, 256], indirect=True, ids=["few-states", "whole"])
+@pytest.mark.parametrize("level", range(1, 41, 3))
+def test_microban_optima_with_the_perimeter(perimeter_at_once: None, level: int) -> None:
+    for metric in METRICS:
+        model = microban(level, metric)
+        on, off = push(model), push(model, perimeter=False)
+        assert on.plan.cost == off.plan.cost == on.lower_bound and on.plan.length == off.plan.length, (level, metric)
+        assert check_plan(model, on.plan.text()).valid
+        assert "perimeter_states" in on.stats.extra and "perimeter_states" not in off.stats.extra
+
+
+def test_a_useless_perimeter_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dropped after its first growth when it raised too few bounds: the optimum stays."""
+    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
+    monkeypatch.setattr(native, "PERIMETER_KEEP", 2.0)     # no share of the states reaches it
+    for level in (3, 7, 12):
+        for metric in METRICS:
+            model = microban(level, metric)
+            on, off = push(model), push(model, perimeter=False)
+            assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(small_levels(), st.sampled_from(METRICS), st.sampled_from([0.0002, 256]))
+def test_random_levels_with_the_perimeter_agree_with_bfs(monkeypatch: pytest.MonkeyPatch, model: Sokoban,
+                                                        metric: str, megabytes: float) -> None:
+    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
+    monkeypatch.setattr(native, "PERIMETER_MB", megabytes)
+    monkeypatch.setattr(native, "PERIMETER_KEEP", 0.0)
+    assert_agrees_with_bfs(model.with_options(metric=metric), {"perimeter": False})
