@@ -54,8 +54,11 @@ par[P_TO_GO] a search reads that bound (`ref[:4]`: the recording search's table,
 symmetries and the bounds) for each new child, looked up by the child's normalised, folded form.
 With par[P_PERIMETER] each new child's bound is raised to its exact pushes to go when the
 perimeter (perimeter.py; `ref[4:]`: its table, boxes, no symmetries and distances) holds it, and
-to par[P_PERIMETER] (the perimeter's depth + 1) when it does not; that bound is consistent, so
-it changes nothing of the batches' argument below.
+to par[P_PERIMETER] (the perimeter's depth + 1) when it does not; that bound is consistent, and
+it only grows while the search runs, so it changes nothing of the batches' argument below. When
+the engine drops it (native.py), new children get the matching alone again: bounds stay
+admissible, this A* reopens states reached cheaper, and a goal is returned only when it is the
+least on the queue with nothing pending, so the goal returned is still optimal.
 
 Editing: numba's cache keeps this module's machine code, with the rules of kernel_rules.py
 (and triples.sort3) inlined, under a hash of this file alone; after changing kernel_rules.py or

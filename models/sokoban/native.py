@@ -30,6 +30,11 @@ into dead-end goal corridors (kernel_rules.forced_push).
 With `symmetry`, a state and its images under the level's turns and mirrors that fix the start
 are one state (symmetry.py).
 
+With `perimeter` (perimeter.py), once the searches have expanded PERIMETER_AFTER nodes a
+backward search over pulls stores the positions within K pushes of the goal with their exact
+pushes to go, and each new child's bound is raised to that distance, or to K + 1 when the
+position is not stored (`_LazyPerimeter` says how it grows and when it is dropped).
+
 Options (Request.options; RULES below names them with their defaults, and `--rule NAME=on|off`
 sets them from the command line): `prune` (default True; False turns off every pruning rule, for the
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
@@ -48,7 +53,8 @@ against 106 s), so a limit reached in the layer still leaves the user a proved o
 `dead_ends` (default True: under pushes a position with a box that must go on into a dead-end
 goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
 again with all their pushes, as those PI-corral pruning cut), `sealed` (default True: boxes frozen
-on goals at the start are walls, sealed.py). `workers` (default 1; `solve --workers N`): the
+on goals at the start are walls, sealed.py), `perimeter` (default True: the bound read from
+the perimeter). `workers` (default 1; `solve --workers N`): the
 threads that make each batch's children (kernel_search.py; the statistics then say `threads`).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
@@ -56,8 +62,11 @@ pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound b
 matching), `no_push_left`, `dead_end_pushes` (positions that kept a forced push alone),
 `sealed_boxes` (when any); under pushes `first_nodes` and `first_seconds` (to the first goal),
 `requeued`, `layer_nodes`, `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P),
-`to_go_reads` (children of the last search that found their D), `second_nodes`. The pruning
-counters are there when a limit stops the search too.
+`to_go_reads` (children of the last search that found their D), `second_nodes`; with the
+perimeter `perimeter_states`, `perimeter_depth` (K, or "all" when the backward search ran dry),
+`perimeter_seconds`, `perimeter_raised` (children whose bound it raised) and `perimeter_share`
+(that as a share of the states stored, at its last growth). The pruning counters are there
+when a limit stops the search too.
 """
 from __future__ import annotations
 
