@@ -69,14 +69,24 @@ def test_microban_optima_with_the_perimeter(perimeter_at_once: None, level: int)
 
 
 def test_a_useless_perimeter_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Dropped after its first growth when it raised too few bounds: the optimum stays."""
+    """Dropped at its first decision (every share is below KEEP), which comes after a slice of
+    16 expansions once a child was looked up: the bounds fall back to the matching mid-search,
+    and the optimum stays."""
     monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
-    monkeypatch.setattr(native, "PERIMETER_KEEP", 2.0)     # no share of the states reaches it
-    for level in (3, 7, 12):
+    monkeypatch.setattr(native, "SLICE", 16)
+    monkeypatch.setattr(native, "PERIMETER_RATIO", 10 ** 9)     # a decision at every slice
+    monkeypatch.setattr(native, "PERIMETER_READS", 0.0)
+    monkeypatch.setattr(native, "PERIMETER_KEEP", 2.0)         # no share reaches it
+    monkeypatch.setattr(native, "PERIMETER_MB", 0.002)         # a few dozen states: never complete
+    decided = 0
+    for level in (3, 7, 12, 21, 30, 39):
         for metric in METRICS:
             model = microban(level, metric)
             on, off = push(model), push(model, perimeter=False)
-            assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length
+            assert on.plan.cost == off.plan.cost and on.plan.length == off.plan.length, (level, metric)
+            assert check_plan(model, on.plan.text()).valid
+            decided += "perimeter_share" in on.stats.extra
+    assert decided >= 3
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,

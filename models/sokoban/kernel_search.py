@@ -83,8 +83,8 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES, C_PERIMETER) = range(18)
-NCTR = 18
+ C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES, C_PERIMETER, C_PERIMETER_READS) = range(19)
+NCTR = 19
 # par
 (P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
  P_DEAD_ENDS, P_BATCH, P_THREADS, P_PERIMETER) = range(15)
@@ -195,8 +195,8 @@ def _key_of(mode, g, gp, h, w):
 
 # per-slot results of `_expand_chunk`, columns of `info`
 (I_KIDS, I_CORRAL, I_FORCED, I_ON, I_GOAL_WALK, I_GENERATED, I_PAIRS, I_TRIPLES, I_DEADLOCKS, I_CORRALS,
- I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO, I_PERIMETER) = range(15)
-NINFO = 15
+ I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO, I_PERIMETER, I_PERIMETER_READS) = range(16)
+NINFO = 16
 # columns of `found`: a child's state after `_expand_chunk` (K_*), its stored index, h, w, the walk to its push
 (F_STATE, F_INDEX, F_H, F_W, F_WALK) = range(5)
 K_FOUND, K_NEW, K_DEAD = 0, 1, 2
@@ -463,7 +463,9 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                 cost[i, k] = saved[k]
             if h >= BIG:
                 continue                # no perfect matching: a deadlock
-            if use_ref or use_perimeter:
+            # the perimeter holds no distance above its depth + 1: a bound that high needs no look-up
+            read_perimeter = use_perimeter and h < par[P_PERIMETER]
+            if use_ref or read_perimeter:
                 occ[b] = 0
                 occ[t] = 1
                 stamp2 += 1
@@ -478,7 +480,8 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                         info[j, I_TO_GO] += 1
                         if rdist[r] > h:
                             h = rdist[r]
-                if use_perimeter:
+                if read_perimeter:
+                    info[j, I_PERIMETER_READS] += 1
                     r = _lookup(pertable, perboxes, persym, zbox, zplayer, child, queue2, count, canon, trial, perhashes)
                     hp = perdist[r] if r >= 0 else par[P_PERIMETER]
                     if hp > h:
@@ -614,6 +617,7 @@ def _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, out):
         ctr[C_PAIR_BOUND] += info[j, I_PAIR_BOUND]
         ctr[C_TO_GO] += info[j, I_TO_GO]
         ctr[C_PERIMETER] += info[j, I_PERIMETER]
+        ctr[C_PERIMETER_READS] += info[j, I_PERIMETER_READS]
 
 
 @njit(cache=True)

@@ -64,8 +64,8 @@ matching), `no_push_left`, `dead_end_pushes` (positions that kept a forced push 
 `requeued`, `layer_nodes`, `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P),
 `to_go_reads` (children of the last search that found their D), `second_nodes`; with the
 perimeter `perimeter_states`, `perimeter_depth` (K, or "all" when the backward search ran dry),
-`perimeter_seconds`, `perimeter_raised` (children whose bound it raised) and `perimeter_share`
-(that as a share of the states stored, at its last growth). The pruning counters are there
+`perimeter_seconds`, `perimeter_reads` (children looked up in it), `perimeter_raised` (those
+whose bound it raised) and `perimeter_share` (raised per look-up, at its last decision). The pruning counters are there
 when a limit stops the search too.
 """
 from __future__ import annotations
@@ -94,7 +94,8 @@ MAX_CELLS = 32767           # cells fit in int16
 PERIMETER_AFTER = 50_000    # nodes the searches expand before the perimeter is built (an easy level never needs it)
 PERIMETER_MB = 256          # the perimeter's arrays at most
 PERIMETER_RATIO = 4         # the perimeter doubles after 1/RATIO as many nodes as it holds states
-PERIMETER_GROW = 0.10       # ... while it raised the bound of at least this share of the states stored
+PERIMETER_READS = 0.01      # it waits while fewer than this share of the states stored were looked up
+PERIMETER_GROW = 0.10       # it grows while it raised at least this share of the bounds it looked up
 PERIMETER_KEEP = 0.02       # below this share it is dropped
 
 
@@ -264,7 +265,8 @@ class _Search:
     def _perimeter(self, ctx: SearchContext) -> None:
         """Read the perimeter once built, again when it has grown; stop when it is dropped."""
         ks = self.ks
-        perimeter = self.perimeter.get(ctx, id(self), int(self.ctr[ks.C_PERIMETER]), int(self.ctr[ks.C_STATES]))
+        perimeter = self.perimeter.get(ctx, id(self), int(self.ctr[ks.C_PERIMETER]),
+                                       int(self.ctr[ks.C_PERIMETER_READS]), int(self.ctr[ks.C_STATES]))
         if perimeter is None:
             if self.read_version:
                 self.par[ks.P_PERIMETER] = 0     # dropped (kernel_search.py: the optimum stays)
@@ -338,7 +340,8 @@ class _Search:
                 "pair_deadlocks": int(self.ctr[ks.C_PAIRS]),
                 "triple_deadlocks": int(self.ctr[ks.C_TRIPLES]), "no_push_left": int(self.ctr[ks.C_STUCK]),
                 "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND]), "dead_end_pushes": int(self.ctr[ks.C_FORCED]),
-                "perimeter_raised": int(self.ctr[ks.C_PERIMETER])}
+                "perimeter_raised": int(self.ctr[ks.C_PERIMETER]),
+                "perimeter_reads": int(self.ctr[ks.C_PERIMETER_READS])}
 
 
 class _LazyPerimeter:
@@ -346,10 +349,14 @@ class _LazyPerimeter:
     searches have expanded PERIMETER_AFTER nodes, then doubled each time they have expanded
     1/PERIMETER_RATIO as many nodes again as it holds states (a perimeter state costs a
     fraction of a node: about 0.7-2.6 us against 5 us on Microban 93 and 144, so the backward
-    search stays a fraction of the forward one), up to PERIMETER_MB. It stops growing when,
-    since it last grew, it raised the bound of fewer than PERIMETER_GROW of the states stored,
-    and is dropped when fewer than PERIMETER_KEEP (Microban 153, whose hard part is far from
-    the goal: 0.3%); decisions on counts alone, so node counts repeat."""
+    search stays a fraction of the forward one), up to PERIMETER_MB.
+
+    A child is looked up only when its matching is below the perimeter's bound (nothing stored
+    is further). Since it last grew: while fewer than PERIMETER_READS of the states stored were
+    looked up, the search is not near the goal yet, and the perimeter waits (Microban 153,
+    hundreds of pushes deep, for most of its search); when the look-ups raised fewer than
+    PERIMETER_KEEP of their bounds it is dropped, fewer than PERIMETER_GROW it stops growing.
+    Decisions on counts alone, so node counts repeat."""
 
     def __init__(self, lv: tuple, goal_cells: tuple[int, ...]) -> None:
         self.lv = lv
@@ -359,12 +366,12 @@ class _LazyPerimeter:
         self.version = 0
         self.growing = True
         self.dropped = False
-        self.marks: dict[int, tuple[int, int]] = {}
+        self.marks: dict[int, tuple[int, int, int]] = {}
 
-    def get(self, ctx: SearchContext, search: int, raised: int, stored: int) -> "Perimeter | None":
-        """The perimeter to read for the search `search` (an id; `raised` and `stored`: its
-        children the perimeter raised and its states so far), None before it is built or once
-        it is dropped."""
+    def get(self, ctx: SearchContext, search: int, raised: int, reads: int, stored: int) -> "Perimeter | None":
+        """The perimeter to read for the search `search` (an id; `raised`, `reads` and
+        `stored`: its children the perimeter raised, those it looked up, and its states so
+        far), None before it is built or once it is dropped."""
         from puzzleplan.models.sokoban.perimeter import Perimeter, budget_states
         if self.dropped:
             return None
@@ -378,9 +385,11 @@ class _LazyPerimeter:
         elif per.complete or not self.growing or PERIMETER_RATIO * (nodes - self.grown_at) < per.states:
             return per
         else:
-            raised0, stored0 = self.marks.get(search, (0, 0))
-            share = (raised - raised0) / max(1, stored - stored0)
-            self.marks[search] = (raised, stored)
+            raised0, reads0, stored0 = self.marks.get(search, (0, 0, 0))
+            if reads - reads0 <= 0 or reads - reads0 < PERIMETER_READS * (stored - stored0):
+                return per                  # not near the goal yet: wait
+            self.marks[search] = (raised, reads, stored)
+            share = (raised - raised0) / (reads - reads0)
             ctx.stats.extra["perimeter_share"] = round(share, 4)
             if share < PERIMETER_KEEP:
                 self.dropped = True
