@@ -45,6 +45,22 @@ def walk(nbr, occ, start, seen, stamp, dist, queue):
 
 
 @njit(**JIT)
+def with_box_moved(boxes, i, t, child):
+    """child := the sorted box cells `boxes` with the i-th box moved to cell t (kept sorted)."""
+    nb = boxes.shape[0]
+    r = 0
+    for k in range(nb):
+        if k != i:
+            child[r] = boxes[k]
+            r += 1
+    r = nb - 1
+    while r > 0 and child[r - 1] > t:
+        child[r] = child[r - 1]
+        r -= 1
+    child[r] = t
+
+
+@njit(**JIT)
 def walk_to_push(nbr, occ, dead, use_dead, start, seen, stamp, dist, queue):
     """The moves bound's walking part w for a position with a box off a goal (the caller gives 0
     when all are on goals): the fewest steps from `start` to a cell the player can push a box

@@ -72,7 +72,8 @@ from numba import njit, prange
 
 from puzzleplan.models.sokoban.kernel_rules import (BIG, assignment, canonical, cost_row, forced_push, frozen,
                                                    image_hashes, lowest_reached, pi_corral, pair_bound, push_hashes,
-                                                   reassign, row_min, triple_deadlock, walk, walk_to_push)
+                                                   reassign, row_min, triple_deadlock, walk, walk_to_push,
+                                                   with_box_moved)
 from puzzleplan.models.sokoban.pairs import UNSOLVED
 from puzzleplan.models.sokoban.cycles import cycles
 from puzzleplan.models.sokoban.prefetch import prefetch, prefetch_row
@@ -353,17 +354,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                     occ[t] = 0
                     occ[b] = 1
                     continue
-                # the child's boxes, kept sorted
-                r = 0
-                for k in range(nb):
-                    if k != i:
-                        child[r] = here[k]
-                        r += 1
-                r = nb - 1
-                while r > 0 and child[r - 1] > t:
-                    child[r] = child[r - 1]
-                    r -= 1
-                child[r] = t
+                with_box_moved(here, i, t, child)
                 if mode == PUSHES:
                     stamp2 += 1
                     count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)

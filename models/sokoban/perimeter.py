@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from puzzleplan.models.sokoban.kernel_rules import BIG, lowest_reached, walk
+from puzzleplan.models.sokoban.kernel_rules import BIG, lowest_reached, walk, with_box_moved
 from puzzleplan.models.sokoban.kernel_search import entry, find
 
 # ctr of `grow`
@@ -43,14 +43,17 @@ STATE_BYTES = 30            # a state's bytes besides its boxes: player, key, di
 
 
 @njit(cache=True)
+def _walk_space(n):
+    """Work space of a walk over n cells: occupied, seen (stamps), distances, queue."""
+    return np.zeros(n, np.uint8), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+
+
+@njit(cache=True)
 def seed(nbr, goal_cells, zbox, zplayer, boxes, player, keys, dist, table, ctr):
     """Store the solved positions: the boxes on the goals, the player in each area they leave."""
     n = nbr.shape[0]
     nb = goal_cells.shape[0]
-    occ = np.zeros(n, np.uint8)
-    seen = np.zeros(n, np.int64)
-    dq = np.zeros(n, np.int64)
-    queue = np.zeros(n, np.int64)
+    occ, seen, dq, queue = _walk_space(n)
     child = np.sort(goal_cells.astype(np.int16))
     hb = np.uint64(0)
     for i in range(nb):
@@ -86,12 +89,8 @@ def grow(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget, most
     n = nbr.shape[0]
     nb = boxes.shape[1]
     cap = boxes.shape[0]
-    occ = np.zeros(n, np.uint8)
-    seen = np.zeros(n, np.int64)
-    seen2 = np.zeros(n, np.int64)
-    dq = np.zeros(n, np.int64)
-    queue = np.zeros(n, np.int64)
-    queue2 = np.zeros(n, np.int64)
+    occ, seen, dq, queue = _walk_space(n)
+    seen2, queue2 = np.zeros(n, np.int64), np.zeros(n, np.int64)
     child = np.zeros(nb, np.int16)
     stamp = 0
     stamp2 = 0
@@ -107,26 +106,18 @@ def grow(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget, most
         for i in range(nb):
             occ[boxes[s, i]] = 1
         stamp += 1
-        area = walk(nbr, occ, player[s], seen, stamp, dq, queue)
-        for a in range(area):
-            q = queue[a]
+        walk(nbr, occ, player[s], seen, stamp, dq, queue)
+        for i in range(nb):
+            b = boxes[s, i]
             for d in range(4):
-                b = nbr[q, d]
-                r = nbr[q, d ^ 1]
-                if b < 0 or occ[b] == 0 or r < 0 or occ[r]:
+                q = nbr[b, d ^ 1]           # the player's cell, next to the box
+                if q < 0 or seen[q] != stamp:
+                    continue
+                r = nbr[q, d ^ 1]           # where the player steps back to
+                if r < 0 or occ[r]:
                     continue
                 # pull: the box on b follows the player from q to r
-                k = 0
-                for i in range(nb):
-                    x = boxes[s, i]
-                    if x != b:
-                        child[k] = x
-                        k += 1
-                k = nb - 1
-                while k > 0 and child[k - 1] > q:
-                    child[k] = child[k - 1]
-                    k -= 1
-                child[k] = q
+                with_box_moved(boxes[s], i, q, child)
                 occ[b] = 0
                 occ[q] = 1
                 stamp2 += 1
