@@ -54,8 +54,7 @@ against 106 s), so a limit reached in the layer still leaves the user a proved o
 goal corridor keeps that push alone, kernel_rules.forced_push; the layer expands those positions
 again with all their pushes, as those PI-corral pruning cut), `sealed` (default True: boxes frozen
 on goals at the start are walls, sealed.py), `perimeter` (default True: the bound read from
-the perimeter). `workers` (default 1; `solve --workers N`): the
-threads that make each batch's children (kernel_search.py; the statistics then say `threads`).
+the perimeter). `workers` (default 1; `solve --workers N`): the threads that make each batch's children (kernel_search.py; the statistics then say `threads`).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
 pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the
@@ -65,8 +64,8 @@ matching), `no_push_left`, `dead_end_pushes` (positions that kept a forced push 
 `to_go_reads` (children of the last search that found their D), `second_nodes`; with the
 perimeter `perimeter_states`, `perimeter_depth` (K, or "all" when the backward search ran dry),
 `perimeter_seconds`, `perimeter_reads` (children looked up in it), `perimeter_raised` (those
-whose bound it raised) and `perimeter_share` (raised per look-up, at its last decision). The pruning counters are there
-when a limit stops the search too.
+whose bound it raised) and `perimeter_share` (raised per look-up, at its last decision). The
+pruning counters are there when a limit stops the search too.
 """
 from __future__ import annotations
 
@@ -91,7 +90,7 @@ SLICE = 4096                # expansions between limit checks
 START_STATES = 1 << 16
 BATCH = 64                  # states popped and expanded together (kernel_search.expand_slice)
 MAX_CELLS = 32767           # cells fit in int16
-PERIMETER_AFTER = 50_000    # nodes the searches expand before the perimeter is built (an easy level never needs it)
+PERIMETER_AFTER = 50_000    # nodes expanded before the perimeter is built (easy levels never need it)
 PERIMETER_MB = 256          # the perimeter's arrays at most
 PERIMETER_RATIO = 4         # the perimeter doubles after 1/RATIO as many nodes as it holds states
 PERIMETER_READS = 0.01      # it waits while fewer than this share of the states stored were looked up
