@@ -49,12 +49,17 @@ def test_distances_are_the_pushes_to_go(level: int) -> None:
             assert (tuple(whole.boxes[j]), int(whole.player[j])) in held
 
 
+def read_at_once(monkeypatch: pytest.MonkeyPatch, megabytes: float, keep: float = 0.0) -> None:
+    """The perimeter read from the first slice, at most `megabytes` (tiny: a few states),
+    dropped below a share of `keep` (0: never)."""
+    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
+    monkeypatch.setattr(native, "PERIMETER_MB", megabytes)
+    monkeypatch.setattr(native, "PERIMETER_KEEP", keep)
+
+
 @pytest.fixture
 def perimeter_at_once(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
-    """The perimeter read from the first slice, at most `request.param` MB (tiny: a few states)."""
-    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
-    monkeypatch.setattr(native, "PERIMETER_MB", request.param)
-    monkeypatch.setattr(native, "PERIMETER_KEEP", 0.0)
+    read_at_once(monkeypatch, request.param)
 
 
 @pytest.mark.parametrize("perimeter_at_once", [0.0005, 256], indirect=True, ids=["few-states", "whole"])
@@ -72,12 +77,10 @@ def test_a_useless_perimeter_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None
     """Dropped at its first decision (every share is below KEEP), which comes after a slice of
     16 expansions once a child was looked up: the bounds fall back to the matching mid-search,
     and the optimum stays."""
-    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
+    read_at_once(monkeypatch, 0.002, keep=2.0)     # a few dozen states (never complete); no share keeps it
     monkeypatch.setattr(native, "SLICE", 16)
     monkeypatch.setattr(native, "PERIMETER_RATIO", 10 ** 9)     # a decision at every slice
     monkeypatch.setattr(native, "PERIMETER_READS", 0.0)
-    monkeypatch.setattr(native, "PERIMETER_KEEP", 2.0)         # no share reaches it
-    monkeypatch.setattr(native, "PERIMETER_MB", 0.002)         # a few dozen states: never complete
     decided = 0
     for level in (3, 7, 12, 21, 30, 39):
         for metric in METRICS:
@@ -94,7 +97,5 @@ def test_a_useless_perimeter_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None
 @given(small_levels(), st.sampled_from(METRICS), st.sampled_from([0.0002, 256]))
 def test_random_levels_with_the_perimeter_agree_with_bfs(monkeypatch: pytest.MonkeyPatch, model: Sokoban,
                                                         metric: str, megabytes: float) -> None:
-    monkeypatch.setattr(native, "PERIMETER_AFTER", 0)
-    monkeypatch.setattr(native, "PERIMETER_MB", megabytes)
-    monkeypatch.setattr(native, "PERIMETER_KEEP", 0.0)
+    read_at_once(monkeypatch, megabytes)
     assert_agrees_with_bfs(model.with_options(metric=metric), {"perimeter": False})

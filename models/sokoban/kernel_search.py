@@ -168,6 +168,13 @@ def find(table, boxes, key, child, p):
         slot = (slot + 1) & mask
 
 
+def grown(array, size):
+    """A copy of `array` with `size` rows, the new ones zero (the driver's arrays grow so)."""
+    out = np.zeros((size,) + array.shape[1:], array.dtype)
+    out[:len(array)] = array
+    return out
+
+
 @njit(cache=True)
 def rehash(table, keys, player, count):
     """Refill a fresh table (all -1) with states 0..count-1."""

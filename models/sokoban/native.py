@@ -252,10 +252,10 @@ class _Search:
                 self._grow_states()
             elif code == ks.GROW_HEAP:
                 size = len(self.hkey) * 2
-                self.hkey = _grown(self.hkey, size)
-                self.hidx = _grown(self.hidx, size)
+                self.hkey = ks.grown(self.hkey, size)
+                self.hidx = ks.grown(self.hidx, size)
             elif code == ks.GROW_EDGES:
-                self.edge = _grown(self.edge, len(self.edge) * 2)
+                self.edge = ks.grown(self.edge, len(self.edge) * 2)
             elif code == ks.GROW_TABLE:
                 self.table = np.full(len(self.table) * 2, -1, np.int64)
                 ks.rehash(self.table, self.keys, self.player, int(self.ctr[ks.C_STATES]))
@@ -283,10 +283,10 @@ class _Search:
 
     def _grow_states(self) -> None:
         size = len(self.player) * 2
-        self.boxes = _grown(self.boxes, size)
+        self.boxes = self.ks.grown(self.boxes, size)
         for name in ("player", "keys", "g", "gp", "h", "w", "parent", "move", "sym") + \
                 (("estart", "ecount") if self.record else ()):
-            setattr(self, name, _grown(getattr(self, name), size))
+            setattr(self, name, self.ks.grown(getattr(self, name), size))
 
     def pushes_to(self, goal_index: int) -> list[tuple[int, int]]:
         """The pushes (box cell, direction) from the root to a stored state, mapped back from
@@ -321,8 +321,8 @@ class _Search:
             self.par[ks.P_DEAD_ENDS] = 0
             need = int(self.ctr[ks.C_HEAP] + self.ctr[ks.C_STATES])
             if len(self.hkey) < need:       # room for every state queued once more
-                self.hkey = _grown(self.hkey, need)
-                self.hidx = _grown(self.hidx, need)
+                self.hkey = ks.grown(self.hkey, need)
+                self.hidx = ks.grown(self.hidx, need)
             stats.extra["requeued"] = int(ks.requeue(self._arrays(), self.ctr, pushes))
         while self.run(ctx, (0, 0, 0)) >= 0:
             pass                            # another goal: not expanded, its bound 0 is exact
@@ -413,12 +413,6 @@ class _LazyPerimeter:
             extra["perimeter_depth"] = "all" if per.complete else per.depth
             extra["perimeter_seconds"] = round(per.seconds, 3)
         return per
-
-
-def _grown(array: np.ndarray, size: int) -> np.ndarray:
-    out = np.zeros((size,) + array.shape[1:], array.dtype)
-    out[:len(array)] = array
-    return out
 
 
 def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:

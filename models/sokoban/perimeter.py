@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from puzzleplan.models.sokoban.kernel_rules import BIG, lowest_reached, walk, with_box_moved
-from puzzleplan.models.sokoban.kernel_search import entry, find
+from puzzleplan.models.sokoban.kernel_search import entry, find, grown, rehash
 
 # ctr of `grow`
 G_COUNT, G_NEXT = 0, 1
@@ -153,7 +153,7 @@ class Perimeter:
     def __init__(self, lv: tuple, goal_cells: Any) -> None:
         self.nbr, self.zbox, self.zplayer = lv[0], lv[6], lv[7]
         goal_cells = np.asarray(goal_cells, np.int16)
-        self.nb = nb = len(goal_cells)
+        nb = len(goal_cells)
         cap = 1 << 12
         self.boxes = np.zeros((cap, nb), np.int16)
         self.player = np.zeros(cap, np.int16)
@@ -165,7 +165,6 @@ class Perimeter:
         self.complete = False
         seed(self.nbr, goal_cells, self.zbox, self.zplayer, self.boxes, self.player, self.keys, self.dist,
              self.table, self.ctr)
-        self.depth = 0
 
     @property
     def states(self) -> int:
@@ -178,34 +177,27 @@ class Perimeter:
         started = time.monotonic()
         try:
             while not self.complete and self.states < states:
-                if self.states + 4 * self.nb + 1 > len(self.player):
-                    self._grow(2 * len(self.player))
                 code = grow(self.nbr, self.zbox, self.zplayer, self.boxes, self.player, self.keys, self.dist,
                             self.table, self.ctr, 20_000, states)
                 if code == DRY:
                     self.complete = True
                 elif code == FULL:
                     self._grow(2 * len(self.player))
-                self._set_depth()
                 if poll is not None:
                     poll()
         finally:
             self.seconds += time.monotonic() - started
 
-    def _set_depth(self) -> None:
+    @property
+    def depth(self) -> int:
         if self.complete:
-            self.depth = int(BIG)
-        else:
-            # the states before G_NEXT are expanded, so every layer up to the next one's is complete
-            self.depth = int(self.dist[int(self.ctr[G_NEXT])])
+            return int(BIG)
+        # the states before G_NEXT are expanded, so every layer up to the next one's is complete
+        return int(self.dist[int(self.ctr[G_NEXT])])
 
     def _grow(self, cap: int) -> None:
-        from puzzleplan.models.sokoban.kernel_search import rehash
         for name in ("boxes", "player", "keys", "dist"):
-            old = getattr(self, name)
-            new = np.zeros((cap,) + old.shape[1:], old.dtype)
-            new[:len(old)] = old
-            setattr(self, name, new)
+            setattr(self, name, grown(getattr(self, name), cap))
         self.table = np.full(2 * cap, -1, np.int64)
         rehash(self.table, self.keys, self.player, self.states)
 
