@@ -21,23 +21,25 @@ from puzzleplan.plans.search import bfs
 
 
 def _perimeter(model: Sokoban, states: int) -> Perimeter:
-    per = Perimeter(build(model).as_tuple(), model.goal_cells)
+    per = Perimeter(build(model).as_tuple(), model.goal_cells, moves=model.metric == "moves")
     per.extend(states)
     return per
 
 
+@pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("level", [1, 2, 4, 6])
-def test_distances_are_the_pushes_to_go(level: int) -> None:
-    """Every stored state's distance is its exact fewest pushes to a solved position (checked by
-    a forward BFS from that state), and a small perimeter's depth bounds what it left out."""
-    model = microban(level, "pushes")
+def test_distances_are_the_pushes_or_moves_to_go(level: int, metric: str) -> None:
+    """Every stored state's distance is its exact fewest pushes (moves, for the moves
+    perimeter, whose player is on its exact cell) to a solved position, checked by a forward
+    BFS from that state, and a small perimeter's depth bounds what it left out."""
+    model = microban(level, metric)
     whole = _perimeter(model, 1 << 30)
     assert whole.complete and whole.bound() == BIG
-    pushes = model.with_options(prune=False)
+    plain = model.with_options(prune=False)
     for j in range(0, whole.states, max(1, whole.states // 25)):
         boxes = sum(1 << int(b) for b in whole.boxes[j])
         start = boxes << model.pbits | int(whole.player[j])
-        moved = Sokoban("\n".join(pushes.render(start).splitlines()), metric="pushes")
+        moved = Sokoban("\n".join(plain.render(start).splitlines()), metric=metric)
         reference = bfs.run(moved.with_options(prune=False), Request(), SearchContext())
         assert reference.plan is not None and reference.plan.cost == whole.dist[j], (level, j)
     part = _perimeter(model, whole.states // 3)
@@ -99,3 +101,14 @@ def test_random_levels_with_the_perimeter_agree_with_bfs(monkeypatch: pytest.Mon
                                                         metric: str, megabytes: float) -> None:
     read_at_once(monkeypatch, megabytes)
     assert_agrees_with_bfs(model.with_options(metric=metric), {"perimeter": False})
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(small_levels(), st.sampled_from(METRICS), st.sampled_from([0.0002, 256]), st.data())
+def test_a_player_goal_with_the_perimeter_agrees_with_bfs(monkeypatch: pytest.MonkeyPatch, model: Sokoban,
+                                                          metric: str, megabytes: float, data: st.DataObject) -> None:
+    """With a player goal the moves perimeter starts from that cell alone (perimeter.seed_exact)."""
+    read_at_once(monkeypatch, megabytes)
+    cell = data.draw(st.sampled_from(sorted(model.index)))
+    assert_agrees_with_bfs(model.with_options(metric=metric, player_goal=cell), {"perimeter": False})

@@ -55,7 +55,10 @@ symmetries and the bounds) for each new child, looked up by the child's normalis
 With par[P_PERIMETER] each new child's bound is raised to its exact pushes to go when the
 perimeter (perimeter.py; `ref[4:]`: its table, boxes, no symmetries and distances) holds it, and
 to par[P_PERIMETER] (the perimeter's depth + 1) when it does not; that bound is consistent, and
-it only grows while the search runs, so it changes nothing of the batches' argument below. When
+it only grows while the search runs, so it changes nothing of the batches' argument below.
+Under MOVES the perimeter is the moves one: it is looked up by the child's exact cell and holds
+moves to go, which raise matching + walk (the child's h becomes the distance less its walk w,
+so its key h + w is the distance). When
 the engine drops it (native.py), new children get the matching alone again: bounds stay
 admissible, this A* reopens states reached cheaper, and a goal is returned only when it is the
 least on the queue with nothing pending, so the goal returned is still optimal.
@@ -462,14 +465,21 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
             if h >= BIG:
                 continue                # no perfect matching: a deadlock
             # the perimeter holds no distance above its depth + 1: a bound that high needs no look-up
-            read_perimeter = use_perimeter and h < par[P_PERIMETER]
+            # (under MOVES it holds moves to go, so the walk bound counts too; LEXICAL's h and
+            # the perimeter are in pushes)
+            hw = w if mode == MOVES else 0
+            read_perimeter = use_perimeter and h + hw < par[P_PERIMETER]
             if use_ref or read_perimeter:
-                occ[b] = 0
-                occ[t] = 1
-                stamp2 += 1
-                count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
-                occ[t] = 0
-                occ[b] = 1
+                if mode == MOVES:
+                    queue2[0] = pc      # the moves perimeter keys the player's exact cell
+                    count = 1
+                else:
+                    occ[b] = 0
+                    occ[t] = 1
+                    stamp2 += 1
+                    count = walk(nbr, occ, b, seen2, stamp2, dist2, queue2)
+                    occ[t] = 0
+                    occ[b] = 1
                 for k in range(nb):
                     child[k] = kid_raw[j, c, k]
                 if use_ref:
@@ -482,8 +492,8 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                     info[j, I_PERIMETER_READS] += 1
                     r = _lookup(pertable, perboxes, persym, zbox, zplayer, child, queue2, count, canon, trial, perhashes)
                     hp = perdist[r] if r >= 0 else par[P_PERIMETER]
-                    if hp > h:
-                        h = hp
+                    if hp > h + hw:
+                        h = hp - hw
                         info[j, I_PERIMETER] += 1
                     if h >= BIG:
                         continue        # the perimeter holds every solvable position: dead

@@ -33,7 +33,9 @@ are one state (symmetry.py).
 With `perimeter` (perimeter.py), once the searches have expanded PERIMETER_AFTER nodes a
 backward search over pulls stores the positions within K pushes of the goal with their exact
 pushes to go, and each new child's bound is raised to that distance, or to K + 1 when the
-position is not stored (`_LazyPerimeter` says how it grows and when it is dropped).
+position is not stored (`_LazyPerimeter` says how it grows and when it is dropped). Under moves
+it is the moves perimeter: the same search one move at a time on the player's exact cell, whose
+exact moves to go raise matching + walk.
 
 Options (Request.options; RULES below names them with their defaults, and `--rule NAME=on|off`
 sets them from the command line): `prune` (default True; False turns off every pruning rule, for the
@@ -121,7 +123,7 @@ RULES: dict[str, tuple[bool, str]] = {
     "fewest_moves": (True, "pushes: then the fewest moves among push-optimal plans"),
     "to_go": (True, "pushes: the layer's bounds on pushes to go for the fewest-moves search"),
     "layer_first": (False, "pushes: no PI-corral pruning before the layer (fewer nodes, the pushes proved later)"),
-    "perimeter": (True, "exact pushes to go near the goal, by a backward search over pulls (perimeter.py)"),
+    "perimeter": (True, "exact pushes (moves) to go near the goal, by a backward search over pulls (perimeter.py)"),
 }
 
 
@@ -347,8 +349,9 @@ class _LazyPerimeter:
     """The perimeter (perimeter.py) of one solve, shared by its searches: built once the
     searches have expanded PERIMETER_AFTER nodes, then doubled each time they have expanded
     1/PERIMETER_RATIO as many nodes again as it holds states (a perimeter state costs a
-    fraction of a node: about 0.7-2.6 us against 5 us on Microban 93 and 144, so the backward
-    search stays a fraction of the forward one), up to PERIMETER_MB.
+    fraction of a node: about 0.7-2.6 us against 5 us on Microban 93 and 144, 0.5-0.9 us for
+    the moves perimeter, so the backward search stays a fraction of the forward one), up to
+    PERIMETER_MB.
 
     A child is looked up only when its matching is below the perimeter's bound (nothing stored
     is further). Since it last grew: while fewer than PERIMETER_READS of the states stored were
@@ -357,9 +360,13 @@ class _LazyPerimeter:
     PERIMETER_KEEP of their bounds it is dropped, fewer than PERIMETER_GROW it stops growing.
     Decisions on counts alone, so node counts repeat."""
 
-    def __init__(self, lv: tuple, goal_cells: tuple[int, ...]) -> None:
+    def __init__(self, lv: tuple, goal_cells: tuple[int, ...], moves: bool = False, pgoal: int = -1) -> None:
+        """`moves`: the moves perimeter (for the MOVES search; perimeter.py), `pgoal` its player's
+        goal cell (-1: none)."""
         self.lv = lv
         self.goal_cells = goal_cells
+        self.moves = moves
+        self.pgoal = pgoal
         self.built: "Perimeter | None" = None
         self.grown_at = 0
         self.version = 0
@@ -379,7 +386,7 @@ class _LazyPerimeter:
         if per is None:
             if nodes < PERIMETER_AFTER:
                 return None
-            per = self.built = Perimeter(self.lv, self.goal_cells)
+            per = self.built = Perimeter(self.lv, self.goal_cells, self.moves, self.pgoal)
             target = max(PERIMETER_AFTER, 1 << 12)
         elif per.complete or not self.growing or PERIMETER_RATIO * (nodes - self.grown_at) < per.states:
             return per
@@ -398,12 +405,12 @@ class _LazyPerimeter:
                 return per
             target = 2 * per.states
         target = min(target, budget_states(len(self.goal_cells), PERIMETER_MB))
-        if target <= per.states:
+        if target <= per.states and self.version > 0:
             return per
         phase = ctx.phase
         ctx.phase = f"{phase}: perimeter"
         try:
-            per.extend(target, poll=ctx.poll)
+            per.extend(target, poll=ctx.poll)   # nothing to do when the seeds alone fill the budget
         finally:
             ctx.phase = phase
             self.grown_at = nodes
@@ -439,7 +446,9 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
     threads = _threads(options.get("workers"))
-    perimeter = _LazyPerimeter(lv, inner.goal_cells) if prune and on("perimeter") else None
+    moves = model.metric == "moves"
+    pgoal = -1 if inner.pg is None else int(inner.pg)
+    perimeter = _LazyPerimeter(lv, inner.goal_cells, moves, pgoal) if prune and on("perimeter") else None
     if threads > 1:
         ctx.stats.extra["threads"] = threads
     cap = request.max_moves
