@@ -141,3 +141,23 @@ if __name__ == "__main__":
           f"cycles: {cycles(edges) or 'none'}")
     if not cycles(edges):
         print(f"depth: {depth(edges)}")
+
+
+def test_sat_alone_never_loads_cp_sat() -> None:
+    """Listing a model's encodings imports every encoding class, CP-SAT's too; ortools' cp_model
+    (half a second: it imports pandas) is loaded lazily, at its first use, so a SAT run skips it.
+    A fresh interpreter, as the command line is."""
+    import subprocess
+    code = ("import sys\n"
+            "from puzzleplan.encoders.base import encodings_for, encoding_class\n"
+            "from puzzleplan.models import load\n"
+            "model = load(sys.argv[1])\n"
+            "names = encodings_for(model)\n"
+            "assert 'cp-rh-int' in names, names\n"
+            "encoding_class('rh-order')(model).clauses(3)\n"
+            "print('pandas' in sys.modules)\n"
+            "encoding_class('cp-rh-int')(model).build(3)\n"
+            "print('pandas' in sys.modules)\n")
+    seed = ROOT / "examples" / "rush-hour" / "seed-000-hardest.yaml"
+    out = subprocess.run([sys.executable, "-c", code, str(seed)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]

@@ -5,14 +5,39 @@ native plan can be passed as a solution hint, and the model can be exported as a
 """
 from __future__ import annotations
 
+import importlib.util
+import sys
 import time
+from types import ModuleType
 from typing import Any, ClassVar
 
 from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, steps_of
+
+
+def _lazy(name: str) -> ModuleType:
+    """The module `name`, executed at its first attribute access (importlib's LazyLoader).
+    ortools' cp_model imports pandas and numpy, half a second: listing or checking encoding
+    names imports every encoding class, and a run on SAT alone never needs CP-SAT."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module named {name!r}")
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    parent, _, child = name.rpartition(".")
+    if parent:
+        setattr(sys.modules[parent], child, module)     # as an import would
+    loader.exec_module(module)
+    return module
+
+
+cp_model = _lazy("ortools.sat.python.cp_model")
 
 
 class CpEncoding:

@@ -54,10 +54,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 from puzzleplan.models.base import bits
 
 DIRECTIONS = "UDLR"

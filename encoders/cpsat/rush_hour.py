@@ -38,10 +38,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 from puzzleplan.models.rush_hour.board import covering, crossed, trace
 from puzzleplan.models.rush_hour.presolve import Geometry
 

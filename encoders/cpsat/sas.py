@@ -32,10 +32,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 from puzzleplan.encoders.sas_analysis import TaskAnalysis, analysis_of
 
 

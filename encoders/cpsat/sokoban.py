@@ -47,13 +47,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
 from puzzleplan.encoders.sat.sokoban import SokobanLevel, check_metric
 from puzzleplan.encoders.sat.sokoban_bound import PatternBounds
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 from puzzleplan.models.sokoban.analysis import INF
 from puzzleplan.models.sokoban.level import DIRS, OPPOSITE, PUSH, WALK, steps
 

@@ -26,10 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 from puzzleplan.encoders.sat.sokoban import SokobanLevel
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns, start_near_sum
 from puzzleplan.encoders.sat.sokoban_push import check_pushes, level_pushes, plan_cost

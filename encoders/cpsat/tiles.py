@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ortools.sat.python import cp_model
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.cpsat.base import CpEncoding
+from puzzleplan.encoders.cpsat.base import CpEncoding, cp_model
 
 DIRS = "URDL"
 IDLE = 4
