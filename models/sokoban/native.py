@@ -95,6 +95,7 @@ MAX_CELLS = 32767           # cells fit in int16
 PERIMETER_AFTER = 50_000    # nodes expanded before the perimeter is built (easy levels never need it)
 PERIMETER_MB = 256          # the perimeter's arrays at most
 PERIMETER_RATIO = 4         # the perimeter doubles after 1/RATIO as many nodes as it holds states
+PERIMETER_MOVES_RATIO = 2   # the moves perimeter's states cost about half a pushes one's: twice the ratio
 PERIMETER_READS = 0.01      # it waits while fewer than this share of the states stored were looked up
 PERIMETER_GROW = 0.10       # it grows while it raised at least this share of the bounds it looked up
 PERIMETER_KEEP = 0.02       # below this share it is dropped
@@ -349,9 +350,10 @@ class _LazyPerimeter:
     """The perimeter (perimeter.py) of one solve, shared by its searches: built once the
     searches have expanded PERIMETER_AFTER nodes, then doubled each time they have expanded
     1/PERIMETER_RATIO as many nodes again as it holds states (a perimeter state costs a
-    fraction of a node: about 0.7-2.6 us against 5 us on Microban 93 and 144, 0.5-0.9 us for
-    the moves perimeter, so the backward search stays a fraction of the forward one), up to
-    PERIMETER_MB.
+    fraction of a node: about 0.7-2.6 us against 5 us on Microban 93 and 144, so the backward
+    search stays within about the forward one's time), up to PERIMETER_MB. A state of the
+    moves perimeter costs 0.5-0.9 us, so it doubles after half as many nodes again
+    (PERIMETER_MOVES_RATIO), for the same balance.
 
     A child is looked up only when its matching is below the perimeter's bound (nothing stored
     is further). Since it last grew: while fewer than PERIMETER_READS of the states stored were
@@ -374,6 +376,10 @@ class _LazyPerimeter:
         self.dropped = False
         self.marks: dict[int, tuple[int, int, int]] = {}
 
+    @property
+    def ratio(self) -> float:
+        return PERIMETER_RATIO * (PERIMETER_MOVES_RATIO if self.moves else 1)
+
     def get(self, ctx: SearchContext, search: int, raised: int, reads: int, stored: int) -> "Perimeter | None":
         """The perimeter to read for the search `search` (an id; `raised`, `reads` and
         `stored`: its children the perimeter raised, those it looked up, and its states so
@@ -388,7 +394,7 @@ class _LazyPerimeter:
                 return None
             per = self.built = Perimeter(self.lv, self.goal_cells, self.moves, self.pgoal)
             target = max(PERIMETER_AFTER, 1 << 12)
-        elif per.complete or not self.growing or PERIMETER_RATIO * (nodes - self.grown_at) < per.states:
+        elif per.complete or not self.growing or self.ratio * (nodes - self.grown_at) < per.states:
             return per
         else:
             raised0, reads0, stored0 = self.marks.get(search, (0, 0, 0))
