@@ -108,7 +108,7 @@ def test_random_levels_with_the_perimeter_agree_with_bfs(monkeypatch: pytest.Mon
 @given(small_levels(), st.sampled_from(METRICS), st.sampled_from([0.0002, 256]), st.data())
 def test_a_player_goal_with_the_perimeter_agrees_with_bfs(monkeypatch: pytest.MonkeyPatch, model: Sokoban,
                                                           metric: str, megabytes: float, data: st.DataObject) -> None:
-    """With a player goal the moves perimeter starts from that cell alone (perimeter.seed_exact)."""
+    """With a player goal the moves perimeter starts from that cell alone (perimeter.seed)."""
     read_at_once(monkeypatch, megabytes)
     cell = data.draw(st.sampled_from(sorted(model.index)))
     assert_agrees_with_bfs(model.with_options(metric=metric, player_goal=cell), {"perimeter": False})

@@ -57,8 +57,38 @@ def _walk_space(n):
 
 
 @njit(cache=True)
-def seed(nbr, goal_cells, zbox, zplayer, boxes, player, keys, dist, table, ctr):
-    """Store the solved positions: the boxes on the goals, the player in each area they leave."""
+def _add(table, boxes, player, keys, dist, ctr, child, p, key, d):
+    """Store the position (child, p) with hash `key` at distance d, unless it is stored."""
+    slot = find(table, boxes, key, child, p)
+    if slot >= 0:
+        return
+    j = ctr[G_COUNT]
+    table[-slot - 1] = entry(key, p, j)
+    boxes[j, :] = child
+    player[j] = p
+    keys[j] = key
+    dist[j] = d
+    ctr[G_COUNT] = j + 1
+
+
+@njit(cache=True)
+def _stop(ctr, done, budget, most, cap, room):
+    """Why `grow` stops before its next state (MORE, FULL, DRY), or -1 to go on; `room`: the
+    most states one expansion can store."""
+    if ctr[G_NEXT] >= ctr[G_COUNT]:
+        return DRY
+    if done >= budget or ctr[G_COUNT] >= most:
+        return MORE
+    if ctr[G_COUNT] + room > cap:
+        return FULL
+    return -1
+
+
+@njit(cache=True)
+def seed(nbr, goal_cells, exact, pgoal, zbox, zplayer, boxes, player, keys, dist, table, ctr):
+    """Store the solved positions: the boxes on the goals, the player in each area they leave
+    (normalised), or with `exact` (the moves perimeter) on each free cell, or on `pgoal` alone
+    when the level names the player's goal cell (>= 0)."""
     n = nbr.shape[0]
     nb = goal_cells.shape[0]
     occ, seen, dq, queue = _walk_space(n)
@@ -67,54 +97,20 @@ def seed(nbr, goal_cells, zbox, zplayer, boxes, player, keys, dist, table, ctr):
     for i in range(nb):
         occ[child[i]] = 1
         hb ^= zbox[child[i]]
-    count = 0
+    ctr[G_COUNT] = 0
+    ctr[G_NEXT] = 0
     stamp = 0
     for c in range(n):
         if occ[c] or seen[c] > 0:
             continue
-        stamp += 1
-        reached = walk(nbr, occ, c, seen, stamp, dq, queue)
-        pc = lowest_reached(queue, reached)
-        key = hb ^ zplayer[pc]
-        slot = find(table, boxes, key, child, pc)
-        if slot >= 0:
-            continue
-        table[-slot - 1] = entry(key, pc, count)
-        boxes[count, :] = child
-        player[count] = pc
-        keys[count] = key
-        dist[count] = 0
-        count += 1
-    ctr[G_COUNT] = count
-    ctr[G_NEXT] = 0
-
-
-@njit(cache=True)
-def seed_exact(nbr, goal_cells, pgoal, zbox, zplayer, boxes, player, keys, dist, table, ctr):
-    """Store the solved positions of the moves perimeter: the boxes on the goals, the player on
-    each free cell (its exact cell, as the moves search keys its states), or on `pgoal` alone
-    when the level names the player's goal cell (>= 0)."""
-    n = nbr.shape[0]
-    nb = goal_cells.shape[0]
-    occ = np.zeros(n, np.uint8)
-    child = np.sort(goal_cells.astype(np.int16))
-    hb = np.uint64(0)
-    for i in range(nb):
-        occ[child[i]] = 1
-        hb ^= zbox[child[i]]
-    count = 0
-    for c in range(n):
-        if occ[c] or (pgoal >= 0 and c != pgoal):
-            continue
-        key = hb ^ zplayer[c]
-        table[-find(table, boxes, key, child, c) - 1] = entry(key, c, count)
-        boxes[count, :] = child
-        player[count] = c
-        keys[count] = key
-        dist[count] = 0
-        count += 1
-    ctr[G_COUNT] = count
-    ctr[G_NEXT] = 0
+        if exact:
+            pc = c
+            if pgoal >= 0 and c != pgoal:
+                continue
+        else:
+            stamp += 1
+            pc = lowest_reached(queue, walk(nbr, occ, c, seen, stamp, dq, queue))
+        _add(table, boxes, player, keys, dist, ctr, child, pc, hb ^ zplayer[pc], 0)
 
 
 @njit(cache=True)
@@ -125,18 +121,14 @@ def grow_exact(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget
     solved position."""
     n = nbr.shape[0]
     nb = boxes.shape[1]
-    cap = boxes.shape[0]
     occ = np.zeros(n, np.uint8)
     child = np.zeros(nb, np.int16)
     done = 0
     while True:
+        code = _stop(ctr, done, budget, most, boxes.shape[0], 8)
+        if code >= 0:
+            return code
         s = ctr[G_NEXT]
-        if s >= ctr[G_COUNT]:
-            return DRY
-        if done >= budget or ctr[G_COUNT] >= most:
-            return MORE
-        if ctr[G_COUNT] + 8 > cap:
-            return FULL
         for i in range(nb):
             occ[boxes[s, i]] = 1
         p = player[s]
@@ -145,28 +137,14 @@ def grow_exact(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget
             if r < 0 or occ[r]:
                 continue
             key = keys[s] ^ zplayer[p] ^ zplayer[r]
+            child[:] = boxes[s]
+            _add(table, boxes, player, keys, dist, ctr, child, r, key, dist[s] + 1)
             q = nbr[p, d ^ 1]               # a box behind the player follows it onto p
-            i = -1
             if q >= 0 and occ[q]:
-                for k in range(nb):
-                    if boxes[s, k] == q:
-                        i = k
-            for pulled in range(2 if i >= 0 else 1):
-                if pulled:
-                    with_box_moved(boxes[s], i, p, child)
-                    key ^= zbox[q] ^ zbox[p]
-                else:
-                    child[:] = boxes[s]
-                slot = find(table, boxes, key, child, r)
-                if slot >= 0:
-                    continue
-                j = ctr[G_COUNT]
-                table[-slot - 1] = entry(key, r, j)
-                boxes[j, :] = child
-                player[j] = r
-                keys[j] = key
-                dist[j] = dist[s] + 1
-                ctr[G_COUNT] = j + 1
+                for i in range(nb):
+                    if boxes[s, i] == q:
+                        with_box_moved(boxes[s], i, p, child)
+                _add(table, boxes, player, keys, dist, ctr, child, r, key ^ zbox[q] ^ zbox[p], dist[s] + 1)
         for i in range(nb):
             occ[boxes[s, i]] = 0
         ctr[G_NEXT] = s + 1
@@ -180,7 +158,6 @@ def grow(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget, most
     another state's pulls, DRY when every state is expanded."""
     n = nbr.shape[0]
     nb = boxes.shape[1]
-    cap = boxes.shape[0]
     occ, seen, dq, queue = _walk_space(n)
     seen2, queue2 = np.zeros(n, np.int64), np.zeros(n, np.int64)
     child = np.zeros(nb, np.int16)
@@ -188,13 +165,10 @@ def grow(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget, most
     stamp2 = 0
     done = 0
     while True:
+        code = _stop(ctr, done, budget, most, boxes.shape[0], 4 * nb)
+        if code >= 0:
+            return code
         s = ctr[G_NEXT]
-        if s >= ctr[G_COUNT]:
-            return DRY
-        if done >= budget or ctr[G_COUNT] >= most:
-            return MORE
-        if ctr[G_COUNT] + 4 * nb > cap:
-            return FULL
         for i in range(nb):
             occ[boxes[s, i]] = 1
         stamp += 1
@@ -217,16 +191,7 @@ def grow(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget, most
                 occ[q] = 0
                 occ[b] = 1
                 key = keys[s] ^ zbox[b] ^ zbox[q] ^ zplayer[player[s]] ^ zplayer[pc]
-                slot = find(table, boxes, key, child, pc)
-                if slot >= 0:
-                    continue
-                j = ctr[G_COUNT]
-                table[-slot - 1] = entry(key, pc, j)
-                boxes[j, :] = child
-                player[j] = pc
-                keys[j] = key
-                dist[j] = dist[s] + 1
-                ctr[G_COUNT] = j + 1
+                _add(table, boxes, player, keys, dist, ctr, child, pc, key, dist[s] + 1)
         for i in range(nb):
             occ[boxes[s, i]] = 0
         ctr[G_NEXT] = s + 1
@@ -260,11 +225,8 @@ class Perimeter:
         self.ctr = np.zeros(2, np.int64)
         self.seconds = 0.0
         self.complete = False
-        arrays = (self.zbox, self.zplayer, self.boxes, self.player, self.keys, self.dist, self.table, self.ctr)
-        if moves:
-            seed_exact(self.nbr, goal_cells, pgoal, *arrays)
-        else:
-            seed(self.nbr, goal_cells, *arrays)
+        seed(self.nbr, goal_cells, moves, pgoal, self.zbox, self.zplayer, self.boxes, self.player, self.keys,
+             self.dist, self.table, self.ctr)
 
     @property
     def states(self) -> int:
