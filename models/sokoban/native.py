@@ -460,7 +460,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     cap = request.max_moves
     stats = ctx.stats
     ctx.phase = ENGINE
-    if model.metric == "moves":
+    if moves:
         search = _Search(inner, lv, ks.MOVES, inner.start_player, cap, None, rules, outer=outer, threads=threads,
                          perimeter=perimeter)
         found = _counted(search, ctx)

@@ -144,6 +144,7 @@ def grow_exact(nbr, zbox, zplayer, boxes, player, keys, dist, table, ctr, budget
                 for i in range(nb):
                     if boxes[s, i] == q:
                         with_box_moved(boxes[s], i, p, child)
+                        break
                 _add(table, boxes, player, keys, dist, ctr, child, r, key ^ zbox[q] ^ zbox[p], dist[s] + 1)
         for i in range(nb):
             occ[boxes[s, i]] = 0
@@ -212,7 +213,6 @@ class Perimeter:
         """`moves`: the moves perimeter (the player's exact cell, fewest moves to go) instead of
         the pushes one; `pgoal`: the player's goal cell (moves perimeter; -1: none)."""
         self.nbr, self.zbox, self.zplayer = lv[0], lv[6], lv[7]
-        self.moves = moves
         self._grow_kernel = grow_exact if moves else grow
         goal_cells = np.asarray(goal_cells, np.int16)
         nb = len(goal_cells)
@@ -239,8 +239,8 @@ class Perimeter:
         started = time.monotonic()
         try:
             while not self.complete and self.states < states:
-                code = self._grow_kernel(self.nbr, self.zbox, self.zplayer, self.boxes, self.player, self.keys, self.dist,
-                            self.table, self.ctr, 20_000, states)
+                code = self._grow_kernel(self.nbr, self.zbox, self.zplayer, self.boxes, self.player, self.keys,
+                                         self.dist, self.table, self.ctr, 20_000, states)
                 if code == DRY:
                     self.complete = True
                 elif code == FULL:
