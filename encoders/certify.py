@@ -135,6 +135,14 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
         yield result
 
 
+def warm_up(model: Any, encoding: str) -> None:
+    """What a solver process can do before it knows its horizon (runner.warm_children): import
+    the encoding and run its `prepare(model)` where it has one."""
+    prepare = getattr(encoding_class(encoding), "prepare", None)
+    if prepare is not None:
+        prepare(model)
+
+
 def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str = "cadical195",
               workers: int | None = None, time_limit: float | None = None,
               cost_bound: int | None = None) -> HorizonResult:

@@ -1,7 +1,9 @@
 """Entry point of the solver child process (see encoders/runner.py): `python -m` this module.
 
-Reads `(sys.path, pickled (fn, args))` from standard input, runs the generator and sends each
-item over the pipe whose file descriptor is the first argument.
+Reads sys.path from standard input, then `(kind, pickled (fn, args))` messages: it runs each
+"warm" call as it comes (runner.warm_children: while the parent still works; a warm-up that
+fails only loses its head start) and the "work" generator last, sending each of its items over
+the pipe whose file descriptor is the first argument.
 """
 from __future__ import annotations
 
@@ -39,8 +41,16 @@ def main() -> None:
     _die_with_parent()
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
-        path, payload = pickle.load(sys.stdin.buffer)
-        sys.path[:] = path
+        stdin = sys.stdin.buffer
+        sys.path[:] = pickle.load(stdin)
+        kind, payload = pickle.load(stdin)
+        while kind == "warm":
+            try:
+                fn, args = pickle.loads(payload)
+                fn(*args)
+            except Exception:
+                pass
+            kind, payload = pickle.load(stdin)
         fn, args = pickle.loads(payload)
         for item in fn(*args):
             conn.send(("item", item))

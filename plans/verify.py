@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from puzzleplan.encoders.runner import Call, warm_children
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.progress import Line, Progress
@@ -190,9 +191,19 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     check_solver(solver)
     rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
     try:
-        return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar, fresh_bound)
+        with warm_children(_warmups(model, chosen)):
+            return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar, fresh_bound)
     finally:
         rows_bar.remove()
+
+
+def _warmups(model: Model, chosen: list[str]) -> list[Call] | None:
+    """What each SAT row's solver process does while it waits for its row (runner.py): the
+    imports and the `prepare` of every SAT encoding chosen. None: no SAT row."""
+    from puzzleplan.encoders.base import encoding_class
+    from puzzleplan.encoders.certify import warm_up
+    sat = [name for name in chosen if encoding_class(name).backend == "sat"]
+    return [(warm_up, (model, name)) for name in sat] or None
 
 
 def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, workers: int | None, limits: Limits,

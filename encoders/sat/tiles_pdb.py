@@ -36,6 +36,12 @@ class TilesPatternBound(TilesHeuristic):
         so the CLI notes a first compile up front."""
         return model.n > SMALL_BOARD
 
+    @staticmethod
+    def prepare(model: Any) -> None:
+        """Load the bound's tables (about 0.45 s for a 15-puzzle's cached pattern databases)
+        into this process's memo, where `connect` finds them."""
+        bound_for(model)
+
     def __init__(self, model: Any, options: EncodingOptions = EncodingOptions()) -> None:
         super().__init__(model, options)
         self._lower: PatternBound | LowerBound | ManhattanBound | None = None

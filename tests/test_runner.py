@@ -1,0 +1,73 @@
+"""The solver child process (encoders/runner.py): items stream back, deadlines end it, and
+within `warm_children` each call finds a child started ahead that has run the warm-ups, and
+the unused one ends with the block."""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from typing import Iterator
+
+import pytest
+
+from puzzleplan.encoders import runner
+from puzzleplan.encoders.runner import Deadline, stream, warm_children
+
+
+def pids_and_modules(count: int) -> Iterator[tuple[int, bool]]:
+    """The child's pid and whether `colorsys` was imported before the work came, `count` times."""
+    for _ in range(count):
+        yield os.getpid(), "colorsys" in sys.modules
+
+
+def sleeper(seconds: float) -> Iterator[int]:
+    time.sleep(seconds)
+    yield 1
+
+
+def test_items_come_back_from_another_process():
+    got = list(stream(pids_and_modules, (3,), None))
+    assert len(got) == 3 and {pid for pid, _ in got} != {os.getpid()}
+
+
+def test_a_deadline_ends_the_child():
+    with pytest.raises(Deadline):
+        list(stream(sleeper, (30.0,), 0.2))
+
+
+def failing() -> None:
+    raise ValueError("a warm-up that fails")
+
+
+IMPORT_COLORSYS = [(importlib.import_module, ("colorsys",))]
+
+
+def test_each_call_finds_a_child_started_ahead_with_its_warm_ups_done():
+    with warm_children(IMPORT_COLORSYS):
+        for _ in range(3):
+            spare = runner._spares.child
+            assert spare is not None
+            (pid, imported), = stream(pids_and_modules, (1,), None)
+            assert pid == spare.process.pid and imported
+            assert runner._spares.child is not spare      # the next call's is already starting
+    (pid, imported), = stream(pids_and_modules, (1,), None)   # outside: a cold child
+    assert not imported
+
+
+def test_the_unused_child_ends_with_the_block():
+    with warm_children(IMPORT_COLORSYS):
+        spare = runner._spares.child
+    assert runner._spares.child is None
+    assert spare is not None and spare.process.poll() is not None
+
+
+def test_a_failing_warm_up_only_loses_its_head_start():
+    with warm_children([(failing, ()), (importlib.import_module, ("no_such_module_anywhere",))]
+                       + IMPORT_COLORSYS):
+        assert list(stream(pids_and_modules, (1,), 10.0))[0][1]
+
+
+def test_none_starts_no_child_ahead():
+    with warm_children(None):
+        assert runner._spares.child is None
