@@ -72,7 +72,12 @@ class _Spares:
         else a new child."""
         with self.lock:
             child, warmups = self.child, self.warmups
-            self.child = None if warmups is None else _start(warmups)
+            self.child = None
+            if warmups is not None:
+                try:
+                    self.child = _start(warmups)
+                except (OSError, RuntimeError):   # the next call starts its own
+                    pass
         if child is not None and child.process.poll() is None:
             return child
         if child is not None:

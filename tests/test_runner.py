@@ -71,3 +71,17 @@ def test_a_failing_warm_up_only_loses_its_head_start():
 def test_none_starts_no_child_ahead():
     with warm_children(None):
         assert runner._spares.child is None
+
+
+def test_a_spare_that_cannot_start_leaves_the_call_its_own(monkeypatch):
+    start = runner._start
+
+    def no_spares(warmups=()):
+        if warmups:
+            raise OSError("no more processes")
+        return start()
+    with warm_children(IMPORT_COLORSYS):
+        monkeypatch.setattr(runner, "_start", no_spares)
+        assert list(stream(pids_and_modules, (1,), 10.0))[0][1]      # the spare started before
+        assert runner._spares.child is None
+        assert not list(stream(pids_and_modules, (1,), 10.0))[0][1]  # a cold one of its own
