@@ -155,6 +155,9 @@ class ModelBase:
         for key, value in changes.items():
             if not hasattr(self, key):
                 raise AttributeError(f"{type(self).__name__} has no field {key!r}")
+            if key == "max_moves":
+                from puzzleplan.plans.core.types import check_cap
+                check_cap(value)
             setattr(twin, key, value)
         return twin.seal()
 

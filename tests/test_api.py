@@ -73,6 +73,27 @@ def test_unknown_engine_encoding_and_option_name_the_choices() -> None:
         puzzleplan.verify(model, encodings=["nope"])
 
 
+@pytest.mark.parametrize("keywords, field", [({"time_limit": -1}, "time_limit"), ({"time_limit": "abc"}, "time_limit"),
+                                            ({"max_states": 0}, "max_states"), ({"memory_mb": -5}, "memory_mb"),
+                                            ({"max_moves": -4}, "max_moves"), ({"max_moves": 5.5}, "max_moves")])
+def test_limits_and_caps_out_of_range_name_the_field(keywords, field) -> None:
+    with pytest.raises(ValueError, match=f"^{field}: expected"):
+        puzzleplan.solve(puzzleplan.load(SMALL), "astar", **keywords)
+
+
+def test_a_heuristic_goes_to_an_engine_that_reads_one() -> None:
+    model = puzzleplan.load(SMALL)
+    with pytest.raises(ValueError, match="^heuristic: engine astar takes none"):
+        puzzleplan.solve(model, "astar", heuristic="manhattan")
+    assert puzzleplan.solve(model, heuristic="manhattan").plan.length == 11    # the default, idastar
+
+
+def test_a_cap_changed_on_the_model_is_checked() -> None:
+    with pytest.raises(ValueError, match="^max_moves: expected"):
+        puzzleplan.load(SMALL).with_changes(max_moves="x")
+    assert puzzleplan.load(SMALL).with_changes(max_moves=0).max_moves == 0
+
+
 def test_an_engine_that_cannot_run_says_why() -> None:
     result = puzzleplan.solve(puzzleplan.load(SMALL), "plan")
     assert result.status is puzzleplan.Status.UNSUPPORTED and result.message

@@ -101,9 +101,26 @@ def test_sat_time_limit_ends_cleanly(capsys) -> None:
     assert model.cheap_h(model.initial()) <= data["lower_bound"] <= 45
 
 
-def test_unknown_encoding_is_unsupported(capsys) -> None:
+def test_unknown_encoding_is_refused_before_any_search(capsys) -> None:
     code, data = run_json(capsys, "solve", SMALL, "--engine", "sat", "--encoding", "cp-tiles-table")
-    assert code == 2 and data["status"] == "unsupported" and "tiles-moves" in data["message"]
+    assert code == 2 and data["status"] == "error" and "tiles-moves" in data["error"]
+    code, out, err = run_cli(capsys, "solve", SMALL, "--engine", "cpsat", "--encoding", "tiles-moves")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "cp-tiles-table" in err
+    code, out, err = run_cli(capsys, "solve", SMALL, "--engine", "bfs", "--encoding", "tiles-moves")
+    assert code == 2 and out == "" and "--encoding goes with --engine sat or cpsat, not bfs" in err
+    code, out, err = run_cli(capsys, "solve", SMALL, "--engine", "cpsat", "--solver", "glucose4")
+    assert code == 2 and out == "" and "--solver goes with --engine sat, not cpsat" in err
+    code, out, err = run_cli(capsys, "solve", SMALL, "--engine", "bfs", "--heuristic", "manhattan")
+    assert code == 2 and out == "" and "--heuristic goes with --engine idastar or a task engine, not bfs" in err
+    code, out, err = run_cli(capsys, "solve", SMALL, "--no-reversal-cut")    # the default engine reads none
+    assert code == 2 and out == "" and "--reversal-cut goes with --engine sat or cpsat" in err
+
+
+@pytest.mark.parametrize("flags, cut", [(["--reversal-cut"], True), (["--no-reversal"], True),
+                                        (["--no-reversal-cut"], False), ([], None)])
+def test_the_reversal_cut_flags(flags, cut) -> None:
+    from puzzleplan.plans.cli.parser import build_parser
+    assert build_parser().parse_args(["solve", str(SMALL), "--engine", "sat", *flags]).no_reversal is cut
 
 
 def test_cpsat_parameters_and_hint(capsys) -> None:

@@ -97,6 +97,8 @@ def test_a_format_that_does_not_fit_is_refused_before_the_search(capsys, tmp_pat
     assert code == 2 and "--plan-file" in err
     code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--all-optimal", "--plan-file", out)
     assert code == 2 and "--all-optimal" in err and not out.exists()
+    code, text, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--all-optimal", "--engine", "greedy")
+    assert code == 2 and text == "" and "--engine does not apply" in err
     code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--plan-file", tmp_path / "no" / "dir" / "p")
     assert code == 2 and "cannot write" in err and not (tmp_path / "no").exists()
 

@@ -97,6 +97,8 @@ def test_plan_notation_is_never_guessed(capsys) -> None:
     assert "cannot move down" in out
     code, out, _ = run_cli(capsys, "check", SAFE, "U")  # no face U on this board: a direction
     assert code == 1 and "goal is not reached" in out
+    code, out, err = run_cli(capsys, "check", EXAMPLES / "rush-hour" / "walls.yaml", "A+1", "--notation", "digits")
+    assert code == 2 and out == "" and "tiles plan" in err     # other families have one notation
 
 
 def test_decode_reads_at_file_and_refuses_a_foreign_map(capsys, tmp_path) -> None:

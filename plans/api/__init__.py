@@ -183,6 +183,12 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
         request = replace(request, **fields)
     if request.options.get("encoding") is not None:
         _check_encoding(model, request.options["encoding"])
+    if request.options.get("heuristic") is not None:
+        from puzzleplan.plans.core.engines import reads_heuristic
+        from puzzleplan.plans.solve import default_engine
+        chosen = engine or default_engine(model, request)
+        if not reads_heuristic(chosen):
+            raise ValueError(f"heuristic: engine {chosen} takes none (idastar and the task engines do)")
     with _display(progress) as display:
         return run(model, engine, request, SearchContext(request.limits, display))
 

@@ -28,14 +28,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),
                       options=_engine_options(args, model))
     engine = args.engine or default_engine(model, request)
+    _check_encoder_options(engine, model, args)
     note_cold_kernels(model, engine, args, [request.options.get("encoding")] if engine in ("sat", "cpsat") else [])
     with progress_for(args) as progress:
         result = solve(model, engine, request, SearchContext(request.limits, progress))
     if result.plan is not None and hasattr(model, "plan_summary"):
         result.stats.extra.update(model.plan_summary(result.plan.moves))
-    if result.status is Status.UNSUPPORTED:  # exit 2, so the reason is also the one error line
+    if result.status is Status.UNSUPPORTED:  # exit 2: the reason is the one error line (JSON keeps the result)
         print(f"puzzleplan: error: engine {result.engine}: {' '.join(result.message.split()) or 'unsupported here'}",
               file=sys.stderr)
+        if args.json:
+            print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
+                        "cap": model.max_moves, **result.as_dict(), "optimal": False})
+        return result.status.exit_code
     written = _write_plan_file(args, model, result)
     rendered = _render(args, model, result, render_to)
     if args.json:
@@ -49,6 +54,32 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if rendered:
             print(f"picture: {rendered['path']} ({rendered['format']}, {rendered['frames']} boards)")
     return result.status.exit_code
+
+
+ENCODER_ONLY = {"encoding": "both", "strategy": "both", "goal": "both", "no_reversal": "both", "idle_at_end": "both",
+                "distance_cuts": "both", "parity": "both", "max_horizon": "both", "solver": "sat", "card": "sat",
+                "params": "cpsat", "hint": "cpsat"}   # option -> the engines that read it
+
+
+def _check_encoder_options(engine: str, model: Any, args: argparse.Namespace) -> None:
+    """The sat / cpsat engines' options, refused before any search when the engine does not
+    read them; --encoding, unless it names one of the engine's encodings for this model."""
+    for key, engines in ENCODER_ONLY.items():
+        value = getattr(args, key, None)
+        if value is None or (key == "hint" and not value):   # not given (--hint is a plain flag)
+            continue
+        readers = ("sat", "cpsat") if engines == "both" else (engines,)
+        if engine not in readers:
+            flag = "--reversal-cut" if key == "no_reversal" else "--" + key.replace("_", "-")
+            raise InputError(f"{flag} goes with --engine {' or '.join(readers)}, not {engine}")
+    name = getattr(args, "encoding", None)
+    if name is None:
+        return
+    from puzzleplan.encoders.base import encodings_for
+    names = encodings_for(model, engine)
+    if name not in names:
+        raise InputError(f"--encoding: expected one of {', '.join(names) or 'none'} (the {engine} encodings of "
+                         f"{model.family} under {model.metric}), got {clip(name)!r}")
 
 
 def _check_plan_format(args: argparse.Namespace, model: Any) -> None:
@@ -112,6 +143,8 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
         raise InputError("--plan-file writes one plan; not with --all-optimal")
     if getattr(args, "render", None) is not None:
         raise InputError("--render draws one plan; not with --all-optimal")
+    if args.engine is not None:
+        raise InputError("--all-optimal runs its own breadth-first enumeration; --engine does not apply")
     def checked(plan: list[str]) -> None:  # every listed plan is replayed, within the limits
         report = check_plan(model, plan, "printed")
         if not report.valid:
@@ -137,6 +170,10 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
     if "heuristic" in options:
         from puzzleplan.models.family import family_of
+        from puzzleplan.plans.core.engines import reads_heuristic
+        engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves))
+        if not reads_heuristic(engine):
+            raise InputError(f"--heuristic goes with --engine idastar or a task engine, not {engine}")
         desc = family_of(model)
         named = desc.heuristics if desc is not None else ()
         if (args.engine or "").startswith("task-"):   # the task engines' domain-independent ones
@@ -199,6 +236,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     model = load_model(args)
+    if args.notation is not None and model.family != "tiles":
+        raise InputError(f"--notation {args.notation}: it chooses how a tiles plan is read; "
+                         f"{model.family} plans are read in their one notation")
     try:
         text = read_plan_argument(args.plan)
     except (OSError, UnicodeDecodeError) as exc:

@@ -89,7 +89,7 @@ def _limits(p: argparse.ArgumentParser) -> None:
     g.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="stop after this many seconds")
     g.add_argument("--max-states", type=whole(1), metavar="N", help="stop when more states are stored")
     g.add_argument("--memory-limit", type=memory, metavar="MB", default=DEFAULT,
-                   help="stop above this resident memory: MiB, '4G', or 'none' (default: 75%% of the memory "
+                   help="stop above this resident memory: MiB, '4G', or 'none' (or 0: no limit; default: 75%% of the memory "
                         "available at the start, or $PUZZLEPLAN_MEMORY_LIMIT)")
     g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
@@ -102,8 +102,12 @@ def _encoder_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--solver", help="python-sat solver name (default cadical195; e.g. glucose4, kissat)")
     g.add_argument("--strategy", choices=STRATEGIES, help="horizon strategy (default increasing; fixed with --any)")
     g.add_argument("--goal", choices=["by", "exact"], help="goal at some step <= T (idle allowed) or exactly at T")
-    g.add_argument("--no-reversal", action=argparse.BooleanOptionalAction, default=None,
-                   help="forbid undoing the previous move at once")
+    # dest no_reversal: True forbids the undo. (argparse's BooleanOptionalAction on a flag named
+    # --no-reversal read both --no-reversal and --no-no-reversal as False: the cut could not be asked.)
+    g.add_argument("--reversal-cut", dest="no_reversal", action=argparse.BooleanOptionalAction, default=None,
+                   help="forbid undoing the previous move at once (--no-reversal-cut: allow it)")
+    g.add_argument("--no-reversal", dest="no_reversal", action="store_const", const=True,
+                   help="the same as --reversal-cut")
     g.add_argument("--idle-at-end", action=argparse.BooleanOptionalAction, default=None,
                    help="idle steps only after the last move (goal by)")
     g.add_argument("--distance-cuts", action=argparse.BooleanOptionalAction, default=None,

@@ -52,6 +52,12 @@ GENERIC: dict[str, EngineSpec] = {
                                "IDA* over the planning task (--heuristic blind, hmax, pdb); optimal by cost"),
 }
 
+def reads_heuristic(engine: str) -> bool:
+    """Whether `engine` takes a `heuristic` option: IDA* (the family's named heuristics) and
+    the task engines (their domain-independent ones); the others use the model's own bound."""
+    return engine == "idastar" or engine.startswith("task-")
+
+
 OPTIMAL_ENGINES = {"bfs", "astar", "idastar", "pbfs", "task-bfs", "task-astar", "task-idastar"}  # always optimal; sat/cpsat are optimal per strategy
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import numbers
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -117,9 +118,32 @@ class Limits:
     lift it.
     """
 
-    time_limit: float | None = None     # wall-clock seconds
+    time_limit: float | None = None     # wall-clock seconds (0: already out of time)
     max_states: int | None = None       # stored states (visited set, open list)
     memory_mb: int | None = field(default_factory=default_memory_limit_mb)  # resident MiB of the process
+
+    def __post_init__(self) -> None:
+        """ValueError naming the field for a limit that is not a number in its range."""
+        if self.time_limit is not None:
+            if not _is_number(self.time_limit) or not self.time_limit >= 0:
+                raise ValueError(f"time_limit: expected seconds >= 0 or None, got {self.time_limit!r}")
+        for name, value in (("max_states", self.max_states), ("memory_mb", self.memory_mb)):
+            if value is not None and not (_is_whole(value) and value >= 1):
+                raise ValueError(f"{name}: expected a whole number >= 1 or None, got {value!r}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_cap(value: Any) -> None:
+    """ValueError unless `value` is a move cap: None or a whole number >= 0."""
+    if value is not None and not (_is_whole(value) and value >= 0):
+        raise ValueError(f"max_moves: expected a whole number >= 0 or None, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -130,6 +154,9 @@ class Request:
     any_plan: bool = False              # True: the first plan within the cap will do
     limits: Limits = field(default_factory=Limits)
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_cap(self.max_moves)
 
 
 @dataclass(frozen=True)
