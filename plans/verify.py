@@ -112,7 +112,7 @@ class Verification:
             if not self.unknown:
                 return (f"limit_reached: no method proves the lower bound for every plan{within}; "
                         f"none contradicts the optimum {self.optimal}")
-            return (f"limit_reached: {count(len(self.unknown), 'method')} gave up before the time limit; "
+            return (f"limit_reached: {count(len(self.unknown), 'row')} unanswered at the time limit; "
                     f"no method contradicts the optimum {self.optimal}")
         if self.status == "disagreement":
             return "DISAGREEMENT"

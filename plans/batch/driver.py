@@ -53,14 +53,21 @@ class BatchReport:
                 "summary": [s.as_dict() for s in self.summary], "disagreements": self.disagreements}
 
 
+def check_output(output: str | Path, resume: bool = False, overwrite: bool = False) -> None:
+    """Raise OutputExists when `output` (or its journal) exists and neither `resume` nor
+    `overwrite` says what to do with it; TableError for a name that is no table."""
+    output = Path(output)
+    table_format(output)
+    if not resume and not overwrite and (output.exists() or Journal(output).path.exists()):
+        raise OutputExists(f"{output} exists: --resume continues it, --overwrite starts it again")
+
+
 def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = False, overwrite: bool = False,
               progress: Progress | None = None) -> BatchReport:
     """Run `spec` on `executor` (entered by the caller) into the table `output`."""
     output = Path(output)
-    table_format(output)
+    check_output(output, resume, overwrite)
     journal = Journal(output)
-    if not resume and not overwrite and (output.exists() or journal.path.exists()):
-        raise OutputExists(f"{output} exists: --resume continues it, --overwrite starts it again")
     if overwrite:
         journal.close(remove=True)
     kept = existing_rows(output) if resume else []
@@ -105,4 +112,4 @@ def _ordered(rows: Any) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["index"] if r["index"] is not None else -1, r["run_id"]))
 
 
-__all__ = ["BatchReport", "CHECKPOINT_SECONDS", "OutputExists", "run_batch"]
+__all__ = ["BatchReport", "CHECKPOINT_SECONDS", "OutputExists", "check_output", "run_batch"]

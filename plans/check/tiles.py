@@ -18,6 +18,9 @@ from puzzleplan.plans.core.words import clip
 _STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _DIGITS = {"0": "U", "1": "R", "2": "D", "3": "L"}
 _WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+# what a bad token should have been, by the notation asked for (None: any of them)
+_EXPECTED = {"blank": "U D L R (--notation blank)", "digits": "digits 0-3 (--notation digits)",
+             "printed": "U D L R", None: "U D L R (or digits 0-3 / a tile face)"}
 
 
 def tokens(text: str) -> list[str]:
@@ -50,6 +53,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     goal = [list(row) for row in model.goal_grid]
     rows, cols = len(grid), len(grid[0])
     br, bc = next((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "_")
+    expected = _EXPECTED.get(notation, _EXPECTED[None])
     notation = "blank" if notation == "printed" else notation or _notation(model, tokens)
     for i, token in enumerate(tokens, 1):
         if notation == "tiles":
@@ -63,7 +67,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
         else:
             direction = _DIGITS.get(token) if notation == "digits" else token.upper()
             if direction not in _STEPS:
-                raise IllegalMove(i, token, "not a move; expected U D L R (or digits 0-3 / a tile face)")
+                raise IllegalMove(i, token, f"not a move; expected {expected}")
             dr, dc = _STEPS[direction]
             r, c = br + dr, bc + dc
             if not (0 <= r < rows and 0 <= c < cols):

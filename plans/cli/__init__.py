@@ -13,7 +13,9 @@ only when that command runs.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import json
 import sys
 from typing import Any, Callable, Sequence
@@ -44,6 +46,14 @@ def command(name: str) -> Callable[[Any], int]:
     return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
 
 
+def usage_error(stderr: str) -> str:
+    """The message of argparse's "PROG: error: MESSAGE" line in `stderr`, on one line."""
+    for line in reversed(stderr.splitlines()):
+        if ": error: " in line:
+            return clip(" ".join(line.split(": error: ", 1)[1].split()), 400)
+    return "bad command-line arguments (see stderr)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Every error is one line on stderr (and, with --json, a JSON object on
     stdout); exit codes as in the module docstring. PUZZLEPLAN_DEBUG=1 shows internal tracebacks."""
@@ -55,12 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_INPUT
     wants_json = "--json" in argv
+    said = io.StringIO()   # argparse's message, for the JSON error; stderr still gets it as printed
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stderr(said):
+            args = parser.parse_args(argv)
     except SystemExit as exc:
+        sys.stderr.write(said.getvalue())
         if exc.code not in (0, None) and wants_json:
-            print(json.dumps({"status": "error", "error": "bad command-line arguments (see stderr)"}))
+            print(json.dumps({"status": "error", "error": usage_error(said.getvalue())}))
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_INPUT
+    sys.stderr.write(said.getvalue())
 
     def fail(kind: str, message: str, code: int) -> int:
         line = " ".join(str(message).split())  # one line, whatever the message held

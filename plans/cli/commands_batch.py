@@ -15,7 +15,7 @@ from puzzleplan.plans.cli.output import print_json
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from puzzleplan.plans.batch import default_output, load_spec, make_executor, run_batch
-    from puzzleplan.plans.batch.driver import OutputExists
+    from puzzleplan.plans.batch.driver import OutputExists, check_output
     from puzzleplan.plans.batch.executors import ExecutorError
     from puzzleplan.plans.batch.table import TableError, table_format
     spec = load_spec(args.spec)
@@ -27,6 +27,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.dry_run:
         return _dry_run(args, spec, output)
     try:
+        check_output(output, args.resume, args.overwrite)   # before the header: an error is the only line
         with make_executor(args.workers, args.scheduler, args.cluster) as executor:
             ready = spec.with_memory_default(executor.default_memory_mb())
             if not args.quiet and not args.json:

@@ -95,7 +95,10 @@ def print_exploration(model: Any, out: Any) -> None:
         print(f"status:        limit_reached: {out.message} (counts below are partial)")
     print(f"reachable:     {count(out.reachable, 'state')}")
     print(f"max depth:     {out.max_depth}")
-    nearest = "no goal is reachable" if out.goal_distance is None else count(out.goal_distance, "move")
+    if out.goal_distance is not None:
+        nearest = count(out.goal_distance, "move")
+    else:   # only a complete sweep proves that no goal can be reached
+        nearest = "no goal is reachable" if out.complete else "none found before the exploration stopped"
     print(f"nearest goal:  {nearest} ({count(out.goals, 'goal state')})")
     print("per depth:     " + " ".join(str(n) for n in out.per_depth))
     print(f"stats:         {out.stats.generated:,} generated, {out.stats.seconds:.3f} s")
@@ -108,10 +111,12 @@ def print_verification(model: Any, found: Any) -> None:
     if found.optimal is None:
         print(f"native {native.engine}: {native.status.value}: {native.message}")
         return
-    width = max([24] + [len(r.result) for r in found.certificates])   # the seconds line up
-    print(f"{'method':34} {'claim':44} {'result':{width}} seconds")
-    for r in found.certificates:
-        print(f"{r.method:34} {r.claim:44} {r.result:{width}} {r.seconds:.3f}")
+    rows = found.certificates
+    method, claim, result = (max([len(head)] + [len(getattr(r, head)) for r in rows])
+                             for head in ("method", "claim", "result"))
+    print(f"{'method':{method}}  {'claim':{claim}}  {'result':{result}}  seconds")
+    for r in rows:
+        print(f"{r.method:{method}}  {r.claim:{claim}}  {r.result:{result}}  {r.seconds:.3f}")
     if found.status != "disagreement":
         print(found.summary())
         return

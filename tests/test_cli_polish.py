@@ -1,0 +1,137 @@
+"""CLI wording and hygiene: honest partial explorations, argparse messages under --json, batch's
+refusal of an existing table before any header, notation-specific hints, verify's table and limit line."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import run_cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KLOTSKI = EXAMPLES / "blocks" / "klotski.yaml"
+WALLS = EXAMPLES / "rush-hour" / "walls.yaml"
+SMALL = EXAMPLES / "tiles" / "seed-002-small.yaml"
+
+SWAPPED = """puzzle: tiles
+name: swapped 2x2
+start: |
+  a b
+  c _
+goal: |
+  b a
+  c _
+"""
+
+
+def nearest(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith("nearest goal:"))
+
+
+# -- 1. explore: only a complete sweep says no goal is reachable -------------------------------------
+
+def test_partial_exploration_does_not_claim_the_goal_unreachable(capsys) -> None:
+    for args in ([KLOTSKI, "--max-states", "100"], [KLOTSKI, "--memory-limit", "1"], [WALLS, "--max-states", "10"]):
+        code, out, err = run_cli(capsys, "explore", *args)
+        assert code == 3, (args, out, err)
+        assert "counts below are partial" in out
+        assert nearest(out).startswith("nearest goal:  none found before the exploration stopped (")
+        assert "reachable (" not in nearest(out)
+
+
+def test_partial_exploration_json_says_limit_reached(capsys) -> None:
+    code, out, _ = run_cli(capsys, "explore", KLOTSKI, "--max-states", "100", "--json")
+    data = json.loads(out)
+    assert code == 3 and data["status"] == "limit_reached" and data["goal_distance"] is None
+    assert "state limit" in data["message"]
+
+
+def test_complete_exploration_still_says_no_goal_is_reachable(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "swapped.yaml"
+    path.write_text(SWAPPED)
+    code, out, _ = run_cli(capsys, "explore", path)
+    assert code == 0 and "status:" not in out
+    assert nearest(out) == "nearest goal:  no goal is reachable (0 goal states)"
+
+
+# -- 2. argparse errors under --json carry the message --------------------------------------------------
+
+def test_usage_error_json_carries_the_argparse_message(capsys) -> None:
+    code, out, err = run_cli(capsys, "solve", SMALL, "--time-limit", "-1", "--json")
+    assert code == 2
+    data = json.loads(out)
+    assert out.count("\n") == 1 and data["status"] == "error"
+    assert data["error"] == "argument --time-limit: expected a positive number of seconds, got -1"
+    assert err.strip() == f"puzzleplan solve: error: {data['error']}"
+
+
+def test_unknown_option_json_names_it(capsys) -> None:
+    code, out, err = run_cli(capsys, "solve", SMALL, "--bogus", "--json")
+    assert code == 2 and json.loads(out) == {"status": "error", "error": "unrecognized arguments: --bogus"}
+    assert "error: unrecognized arguments: --bogus" in err
+
+
+def test_usage_error_without_json_leaves_stdout_empty(capsys) -> None:
+    code, out, err = run_cli(capsys, "solve", SMALL, "--time-limit", "-1")
+    assert code == 2 and out == ""
+    assert err.strip() == "puzzleplan solve: error: argument --time-limit: expected a positive number of seconds, got -1"
+
+
+# -- 3. batch refuses an existing table before printing anything ---------------------------------------
+
+def test_batch_existing_table_is_one_error_line(capsys, tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"name: tiny\ninstances:\n  - file: {SMALL}\nengines: [bfs]\nlimits: {{time_limit: 20}}\n")
+    table = tmp_path / "out.csv"
+    code, out, err = run_cli(capsys, "batch", spec, "-o", table, "--workers", "1", "--quiet")
+    assert code == 0 and table.is_file(), err
+    code, out, err = run_cli(capsys, "batch", spec, "-o", table, "--workers", "1")
+    assert code == 2 and out == ""
+    assert err == f"puzzleplan: error: {table} exists: --resume continues it, --overwrite starts it again\n"
+    code, out, err = run_cli(capsys, "batch", spec, "-o", table, "--workers", "1", "--json")
+    assert code == 2 and json.loads(out)["error"].endswith("exists: --resume continues it, --overwrite starts it again")
+    assert out.count("\n") == 1
+
+
+# -- 4. a malformed plan's hint names the notation asked for -----------------------------------------------
+
+def test_notation_hint_matches_the_notation(capsys) -> None:
+    code, out, _ = run_cli(capsys, "check", SMALL, "--notation", "blank", "00323003222")
+    assert code == 1
+    assert "move 1 of 11 ('0'): not a move; expected U D L R (--notation blank)" in out
+    assert "digits" not in out and "tile face" not in out
+    code, out, _ = run_cli(capsys, "check", SMALL, "--notation", "digits", "0032X")
+    assert code == 1 and "move 5 of 5 ('X'): not a move; expected digits 0-3 (--notation digits)" in out
+    assert "U D L R" not in out
+    code, out, _ = run_cli(capsys, "check", SMALL, "0032X")   # no notation asked: every one is named
+    assert code == 1 and "expected U D L R (or digits 0-3 / a tile face)" in out
+
+
+# -- 5. verify: columns sized to their content, an honest limit line ---------------------------------------
+
+def table_lines(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("method "))
+    return lines[start:-1]
+
+
+def test_verify_columns_line_up_with_long_claims(capsys) -> None:
+    code, out, _ = run_cli(capsys, "verify", SMALL)
+    assert code == 0 and out.splitlines()[-1] == "verified: the minimal move count is 11"
+    header, *rows = table_lines(out)
+    assert any("UNSAT at 9, parity rules out 10" in row for row in rows)
+    starts = [header.index(word) for word in ("claim", "result", "seconds")]
+    for row in rows:
+        for at in starts:
+            assert row[at - 2:at] == "  " and row[at] != " ", (row, at)
+
+
+def test_verify_limit_line_counts_the_rows_a_limit_cut_short() -> None:
+    from puzzleplan.encoders.certify import Certificate
+    from puzzleplan.plans.verify import Verification
+    rows = [Certificate("idastar", "optimum 31", "holds", 0.5, holds=True, kind="optimum", horizon=31, answer="holds"),
+            Certificate("sat tiles-pdb cadical195", "plan of 31", "holds", 0.1, kind="plan", horizon=31, answer="holds"),
+            Certificate("sat tiles-pdb cadical195", "no plan <= 30", "unknown (limit)", 1.0, kind="bound", horizon=30),
+            Certificate("cpsat cp-sas", "plan of 31", "unknown (limit)", 0.0, kind="plan", horizon=31)]
+    found = Verification("limit_reached", 31, 31, True, rows, 3)
+    assert found.summary() == ("limit_reached: 2 rows unanswered at the time limit; "
+                               "no method contradicts the optimum 31")
