@@ -18,6 +18,8 @@ from typing import Any
 from pysat.formula import CNF
 
 from puzzleplan.encoders.base import EncodingOptions, encoding_class
+from puzzleplan.encoders.sat.base import UndecodableModel
+from puzzleplan.models.base import shorten
 
 
 def export_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path) -> Path:
@@ -40,25 +42,78 @@ def export_cpsat(model: Any, encoding: str, options: EncodingOptions, horizon: i
         raise OSError(f"{out}: the CP-SAT model could not be written")
 
 
+_NO_MODEL = "no model (expected DIMACS 'v' lines of literals ending in 0)"
+_LITERAL = re.compile(r"-?\d+")
+_STATUS = {"SATISFIABLE": "SATISFIABLE", "SAT": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE",
+           "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN", "INDET": "UNKNOWN"}
+
+
 def read_model_literals(text: str) -> set[int]:
-    """True variables of an outside solver's model: 'v ...' lines, or bare integers."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith(("c", "s"))]
-    values = []
-    for line in lines:
-        line = line[1:] if line.startswith("v") else line
-        values += [int(tok) for tok in re.findall(r"-?\d+", line)]
-    return {v for v in values if v > 0}
+    """True variables of an outside solver's model: 'v ...' lines (after an optional 's' status
+    line, as in the SAT competition format; MiniSat's bare SAT/UNSAT line too) or bare integers,
+    ending at a 0. UndecodableModel when the solver found no model or the text holds none."""
+    values: list[int] = []
+    closed = False
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("c"):
+            continue
+        if words[0] == "s" or (len(words) == 1 and words[0] in _STATUS):   # MiniSat writes a bare SAT/UNSAT
+            _check_status(" ".join(words[1:]) if words[0] == "s" else words[0], number)
+            continue
+        for word in words[1:] if words[0] == "v" else words:
+            if not _LITERAL.fullmatch(word):
+                raise UndecodableModel(f"line {number}: {shorten(word, 40)!r} is not a literal")
+            if closed:
+                raise UndecodableModel(f"line {number}: literal {word} after the model's closing 0")
+            closed = word == "0"
+            if not closed:
+                values.append(int(word))
+    if not values:
+        raise UndecodableModel(_NO_MODEL)
+    true = {v for v in values if v > 0}
+    both = true.intersection(-v for v in values if v < 0)
+    if both:
+        raise UndecodableModel(f"variable {min(both)} is both true and false")
+    return true
+
+
+def _check_status(status: str, number: int) -> None:
+    """A solver's status line: SATISFIABLE passes; UNSATISFIABLE and anything else hold no model."""
+    word = _STATUS.get(status.upper())
+    if word == "SATISFIABLE":
+        return
+    if word == "UNSATISFIABLE":
+        raise UndecodableModel("the solver reported UNSATISFIABLE: there is no plan to decode")
+    if word is not None:
+        raise UndecodableModel(f"the solver reported {word}: there is no model to decode")
+    raise UndecodableModel(f"line {number}: unknown solver status {shorten(status, 40)!r} "
+                           "(expected SATISFIABLE or UNSATISFIABLE)")
 
 
 def decode_dimacs(model: Any, map_text: str, solution_text: str) -> list[str]:
-    """Rebuild the encoding named in the map and decode the outside model into moves."""
+    """Rebuild the encoding named in the map and decode the outside model into moves.
+    UndecodableModel for a solution holding no usable model; other errors concern the map."""
+    true = read_model_literals(solution_text)
     mapping = json.loads(map_text)
     options = EncodingOptions(**mapping["options"])
     encoding = mapping["encoding"]
     horizon = int(mapping["horizon"])
     enc = encoding_class(encoding)(model, options)
-    enc.clauses(horizon)
+    clauses = enc.clauses(horizon)
     names = {str(v): name for v, name in enc.names().items()}
     if names != mapping["variables"]:
         raise ValueError("the variable map does not match this puzzle and encoding (was it exported from another file?)")
-    return enc.decode(read_model_literals(solution_text), horizon)
+    falsified = next((i for i, clause in enumerate(clauses, 1)
+                      if not any((abs(lit) in true) == (lit > 0) for lit in clause)), None)
+    try:
+        moves = enc.decode(true, horizon)
+    except UndecodableModel:
+        raise
+    except Exception:
+        if falsified is None:
+            raise   # a model of the formula that does not decode: a bug, not bad input
+    if falsified is not None:   # whatever it decodes to, a non-model is no answer of this export
+        raise UndecodableModel(f"the model falsifies clause {falsified} of the formula "
+                               "(was it solved from another export?)")
+    return moves

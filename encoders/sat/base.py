@@ -21,6 +21,11 @@ from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, ste
 Clause = list[int]
 
 
+class UndecodableModel(ValueError):
+    """A model that holds no plan: none was given, or it names no value where decoding needs one
+    (an outside solver's answer, read by encoders/export.py `read_model_literals`)."""
+
+
 class SatEncoding:
     """Base of the SAT encodings: the pool, cardinality helpers and the layered contract."""
 

@@ -65,7 +65,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzleplan.encoders.base import EncodingOptions
-from puzzleplan.encoders.sat.base import Clause, SatEncoding
+from puzzleplan.encoders.sat.base import Clause, SatEncoding, UndecodableModel
 from puzzleplan.encoders.sat.sokoban_bound import PatternBounds, wall_paths
 from puzzleplan.encoders.sat.sokoban_deadlock import frozen_patterns
 from puzzleplan.models.sokoban.analysis import INF
@@ -335,7 +335,9 @@ class SokobanOneHot(SokobanLevel, SatEncoding):
     def decode(self, true: set[int], horizon: int) -> list[str]:
         moves = []
         for t in range(horizon):
-            here = next(c for c in range(self.n) if self.player(c, t) in true)
+            here = next((c for c in range(self.n) if self.player(c, t) in true), None)
+            if here is None:
+                raise UndecodableModel(f"the model puts the player on no cell at step {t}")
             for d in range(4):
                 if self.go(d, t) in true:
                     j = self.nbr[here][d]

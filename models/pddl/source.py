@@ -53,7 +53,11 @@ def source_of(doc: Document, key: str) -> Source:
         raise doc.error(key, "expected PDDL text or the path of a PDDL file, got nothing")
     base = Path(doc.source).parent if doc.source and not doc.source.startswith("<") else Path(".")
     path = base / value.strip()
-    return Source(read_text(path, "a PDDL file", MAX_PDDL_BYTES), str(path))
+    try:
+        text = read_text(path, "a PDDL file", MAX_PDDL_BYTES)
+    except ModelError as exc:   # names the PDDL file; say which YAML field pointed there
+        raise doc.error(key, str(exc)) from None
+    return Source(text, str(path))
 
 
 def parse(domain: Source, problem: Source) -> Any:

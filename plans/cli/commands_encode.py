@@ -172,15 +172,18 @@ def _backend_encodings(model: Any, backend: str) -> list[str]:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.export import decode_dimacs
+    from puzzleplan.encoders.sat.base import UndecodableModel
     model = load_model(args)
     map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
         map_text = open(map_path, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{clip_path(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    solution = _solution_text(args.solution)
+    where, solution = _solution_text(args.solution)
     try:
         moves = decode_dimacs(model, map_text, solution)
+    except UndecodableModel as exc:
+        raise InputError(f"{where}: {exc}") from None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
     report = check_plan(model, moves, "printed")
@@ -192,16 +195,17 @@ def cmd_decode(args: argparse.Namespace) -> int:
     return EXIT_OK if report.valid else EXIT_NEGATIVE
 
 
-def _solution_text(arg: str) -> str:
-    """decode's SOLUTION: `@FILE`, a file's path, or the model's text itself."""
+def _solution_text(arg: str) -> tuple[str, str]:
+    """decode's SOLUTION (`@FILE`, a file's path, or the model's text itself): what to call it
+    in an error (the file's path, or 'SOLUTION' for text) and its text."""
     import os
     path = arg[1:] if arg.startswith("@") else arg
     if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
         try:
-            return open(path, encoding="utf-8").read()
+            return clip_path(path), open(path, encoding="utf-8").read()
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"{clip_path(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
-    return arg
+    return "SOLUTION", arg
 
 
 def cmd_encodings(args: argparse.Namespace) -> int:
