@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 def _cache_dirs(module: str) -> list[Path]:
+    """Where numba keeps `module`'s compiled code: $NUMBA_CACHE_DIR first (numba's own order:
+    it wins when set), then the package's __pycache__."""
     spec = importlib.util.find_spec(module)
     dirs = []
-    if spec is not None and spec.origin:
-        dirs.append(Path(spec.origin).parent / "__pycache__")
     if os.environ.get("NUMBA_CACHE_DIR"):
         dirs.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    if spec is not None and spec.origin:
+        dirs.append(Path(spec.origin).parent / "__pycache__")
     return dirs
 
 

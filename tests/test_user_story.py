@@ -323,3 +323,11 @@ def test_all_optimal_checks_within_the_time_limit(capsys) -> None:
     assert code == 0 and data["count"] == 207_936 and not data["complete"]
     assert "time limit" in data["message"] and 0 < len(data["plans"]) < data["count"]
     assert elapsed < 1 * 1.1 + 2
+
+
+def test_warm_up_names_numbas_cache_dir_when_one_is_set(monkeypatch, tmp_path) -> None:
+    from puzzleplan.plans.warmup import _cache_dirs
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert _cache_dirs("puzzleplan.models.tiles.heuristic_kernels")[0] == tmp_path
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert _cache_dirs("puzzleplan.models.tiles.heuristic_kernels")[0].name == "__pycache__"
