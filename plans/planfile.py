@@ -119,31 +119,34 @@ def is_fd_text(text: str) -> bool:
     return any(_COST_LINE.match(line) for line in lines)
 
 
-_PIECE = re.compile(r"[\s,;]+|([0-9]+)?([lurdLURD])")   # separators as in every family's plans
+_PIECE = re.compile(r"[\s,;]+|(?:([0-9]+)[\s,;]*)?([lurdLURD])")   # separators as in every family's plans
 
 
 def read_lurd(text: str) -> list[str]:
-    """LURD text to one letter a step: spaces, commas, semicolons and line breaks anywhere, a
-    count before a letter repeats it (`3r` = `rrr`). PlanNotationError naming the line and
-    column of anything else."""
+    """LURD text to one letter a step: spaces, commas, semicolons and line breaks anywhere (also
+    between a count and its letter, where a wrapped solution may break), a count before a
+    letter repeats it (`3r` = `rrr`). PlanNotationError naming the line and column of anything
+    else."""
     moves: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        at = 0
-        while at < len(line):
-            m = _PIECE.match(line, at)
-            where = f"plan line {number}, column {at + 1}"
-            if m is None:
-                rest = line[at:]
-                what = (f"the count {rest.split()[0][:12]!r} repeats no move" if rest[:1].isdigit()
-                        else f"{rest[:1]!r} is not a LURD move")
-                raise PlanNotationError(f"{where}: {what}; expected l u r d (walk), L U R D (push), "
-                                        "a count before a letter repeating it (3r)")
-            count, letter = m.groups()
-            if letter:
-                repeat = 1 if count is None else int(count) if len(count) <= 9 else 0
-                if not 1 <= repeat <= MAX_LURD_MOVES - len(moves):
-                    raise PlanNotationError(f"{where}: the count {count[:12]!r} is not from 1 to "
-                                            f"{MAX_LURD_MOVES - len(moves):,}")
-                moves.extend(letter * repeat)
-            at = m.end()
+    at = 0
+    while at < len(text):
+        m = _PIECE.match(text, at)
+        if m is None:
+            line = text.count("\n", 0, at) + 1
+            column = at - (text.rfind("\n", 0, at) + 1) + 1
+            rest = text[at:]
+            what = (f"the count {rest.split()[0][:12]!r} repeats no move" if rest[:1].isdigit()
+                    else f"{rest[:1]!r} is not a LURD move")
+            raise PlanNotationError(f"plan line {line}, column {column}: {what}; expected l u r d (walk), "
+                                    "L U R D (push), a count before a letter repeating it (3r)")
+        count, letter = m.groups()
+        if letter:
+            repeat = 1 if count is None else int(count) if len(count) <= 9 else 0
+            if not 1 <= repeat <= MAX_LURD_MOVES - len(moves):
+                line = text.count("\n", 0, at) + 1
+                column = at - (text.rfind("\n", 0, at) + 1) + 1
+                raise PlanNotationError(f"plan line {line}, column {column}: the count {count[:12]!r} is not "
+                                        f"from 1 to {MAX_LURD_MOVES - len(moves):,}")
+            moves.extend(letter * repeat)
+        at = m.end()
     return moves

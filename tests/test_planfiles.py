@@ -152,6 +152,7 @@ def test_lurd_reads_run_lengths_wrapped_lines_and_one_move() -> None:
     assert read_lurd("ur\nD l\n  dR\r\n") == list("urDldR")
     assert read_lurd("R") == ["R"] and read_lurd("") == [] and read_lurd("12r") == ["r"] * 12
     assert read_lurd("u, r;D") == list("urD")                           # the separators of every family
+    assert read_lurd("r2\nd3 L") == list("rddLLL")                     # a wrap between a count and its letter
     model = load(SOKOBAN / "two-boxes.yaml")
     assert check_plan(model, "u r D\nldR\nuRu\nrD\n").valid                 # wrapped as .sok files store it
     assert check_plan(model, "urDldRuRurD").length == 11
