@@ -110,8 +110,9 @@ def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Requ
     opts = request.options
 
     def solve_at(t: int) -> HorizonResult:
-        return solve(cls(model, options), t, opts.get("params"), opts.get("workers"), ctx.remaining(),
-                     opts.get("hint"))
+        enc = cls(model, options)
+        enc.budget = ctx.poll     # the limits hold while the model is built, too
+        return solve(enc, t, opts.get("params"), opts.get("workers"), ctx.remaining(), opts.get("hint"))
     outcome = yield from drain(strategies.run(solve_at, strategy, lower, cap, mode, parity))
     ask = phases.cost
     if ask is not None and outcome.moves is not None:
@@ -201,7 +202,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
                              "minisat22, lingeling, maplechrono, kissat)")
         stats.extra["solver"] = solver
         calls = stream(_sat_calls, (model, encoding, options, solver, strategy, lower, cap, mode, parity, phases),
-                       ctx.remaining())
+                       ctx.remaining(), request.limits.memory_mb)
     else:
         calls = _cp_calls(model, encoding, options, request, ctx, strategy, lower, cap, mode, parity, phases)
     ctx.lower_bound = run.floor if costed else lower
@@ -227,8 +228,8 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
                 ctx.poll()
             else:
                 outcome = item
-    except Deadline:
-        return _gave_up(ctx, engine, model, best, costed)
+    except Deadline as stop:
+        return _gave_up(ctx, engine, model, best, costed, stop.reason)
     except RuntimeError as exc:  # the solver process failed: say so in one line, no traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown failure"
         return finish(ctx, engine, model, Status.UNSUPPORTED, lower_bound=ctx.lower_bound,
@@ -250,15 +251,16 @@ def _size(result: HorizonResult, task: Any) -> int:
 
 
 def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[str]] | None,
-             costed: bool) -> Result:
-    """The time limit came first: the best plan seen (within the cap) as SOLVED, else nothing.
-    `best` is (size, moves), the size in the horizon's unit (cost, pushes for sok-push, moves)."""
+             costed: bool, reason: str = "time limit") -> Result:
+    """A limit (`reason`: the time limit, or the memory limit of the solver process) came
+    first: the best plan seen (within the cap) as SOLVED, else nothing. `best` is (size,
+    moves), the size in the horizon's unit (cost, pushes for sok-push, moves)."""
     if best is not None:
         if costed:
-            ctx.stats.extra["cost_proof"] = "none (time limit)"
+            ctx.stats.extra["cost_proof"] = f"none ({reason})"
         return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0])
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                  message=f"time limit reached ({bound_words(model, ctx.lower_bound)})")
+                  message=f"{reason} reached ({bound_words(model, ctx.lower_bound)})")
 
 
 def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,

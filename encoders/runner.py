@@ -35,11 +35,26 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import IO, Any, Callable, Iterator, Sequence
 
+from puzzleplan.plans.core.memory import resident_mb
+
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 class Deadline(Exception):
     """The deadline passed before the child finished."""
+
+    reason = "time limit"
+
+
+class MemoryExceeded(Deadline):
+    """The child and this process together held more than the memory limit."""
+
+    def __init__(self, limit_mb: int) -> None:
+        super().__init__(f"memory limit of {limit_mb} MiB reached")
+        self.reason = f"memory limit of {limit_mb} MiB"
+
+
+MEMORY_POLL = 0.25   # seconds between looks at the child's memory when a limit is set
 
 
 @dataclass
@@ -133,8 +148,10 @@ def warm_children(warmups: Sequence[Call] | None) -> Iterator[None]:
         _spares.replace(None)
 
 
-def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], seconds: float | None) -> Iterator[Any]:
-    """Yield fn(*args)'s items as the child produces them; raise Deadline when time is up."""
+def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], seconds: float | None,
+           memory_mb: int | None = None) -> Iterator[Any]:
+    """Yield fn(*args)'s items as the child produces them; raise Deadline when time is up, and
+    MemoryExceeded when the child's resident memory plus this process's passes `memory_mb`."""
     ends = None if seconds is None else time.monotonic() + seconds
     child = _spares.take()
     try:
@@ -145,8 +162,14 @@ def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], seconds: flo
             raise RuntimeError("the solver process could not start") from None
         while True:
             wait = None if ends is None else max(0.0, ends - time.monotonic())
+            if memory_mb is not None:
+                wait = MEMORY_POLL if wait is None else min(wait, MEMORY_POLL)
             if not child.receiver.poll(wait):
-                raise Deadline()
+                if memory_mb is not None and resident_mb() + resident_mb(child.process.pid) > memory_mb:
+                    raise MemoryExceeded(memory_mb)
+                if ends is not None and time.monotonic() >= ends:
+                    raise Deadline()
+                continue
             try:
                 kind, payload = child.receiver.recv()
             except EOFError:

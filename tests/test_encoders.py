@@ -213,3 +213,25 @@ def test_solver_without_assumptions_and_unknown_solver(capsys) -> None:
                  ["compare", SMALL, "--solvers", "nosuch"]):
         code, _, err = run_cli(capsys, *args)
         assert code == 2 and "not a python-sat solver" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("path", [EXAMPLES / "tiles" / "seed-002-small.yaml", EXAMPLES / "rush-hour" / "walls.yaml",
+                                  EXAMPLES / "sokoban" / "seed-004.yaml", EXAMPLES / "blocks" / "three.yaml"])
+def test_every_cpsat_build_checks_the_limits_once_a_step(path) -> None:
+    """A CP-SAT model of a long horizon can take longer to build than the time limit: each
+    build calls the caller's limit check (`budget`) at least once a step, and stops with it."""
+    from puzzleplan.plans.core.context import LimitReached
+    model = load(path)
+    for name in encodings_for(model, "cpsat"):
+        enc = encoding_class(name)(model, EncodingOptions())
+        ticks: list[int] = []
+        enc.budget = lambda: ticks.append(1)
+        enc.build(6)
+        assert len(ticks) >= 6, name
+        stopped = encoding_class(name)(model, EncodingOptions())
+
+        def over() -> None:
+            raise LimitReached("time limit of 1 s reached")
+        stopped.budget = over
+        with pytest.raises(LimitReached):
+            stopped.build(6)

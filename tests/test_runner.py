@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -85,3 +86,18 @@ def test_a_spare_that_cannot_start_leaves_the_call_its_own(monkeypatch):
         assert list(stream(pids_and_modules, (1,), 10.0))[0][1]      # the spare started before
         assert runner._spares.child is None
         assert not list(stream(pids_and_modules, (1,), 10.0))[0][1]  # a cold one of its own
+
+
+def test_a_memory_limit_ends_the_child() -> None:
+    from puzzleplan.encoders.runner import MemoryExceeded
+    with pytest.raises(MemoryExceeded, match="memory limit of 1 MiB reached"):
+        list(stream(sleeper, (30.0,), 20.0, memory_mb=1))
+    assert list(stream(sleeper, (0.0,), 20.0, memory_mb=1 << 20)) == [1]     # under the limit: as without
+
+
+def test_the_sat_engine_stops_at_the_memory_limit() -> None:
+    import puzzleplan
+    model = puzzleplan.load(Path(__file__).resolve().parent.parent / "examples" / "tiles" / "korf-055.yaml")
+    result = puzzleplan.solve(model, "sat", encoding="tiles-moves", memory_mb=1, time_limit=60)
+    assert result.status is puzzleplan.Status.LIMIT_REACHED
+    assert result.message.startswith("memory limit of 1 MiB reached (every plan needs")   # the solver process's

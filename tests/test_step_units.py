@@ -74,7 +74,7 @@ def test_any_plan_within_a_push_cap(name, engine, encoding):
 def test_time_limit_keeps_the_plan_sized_in_pushes(monkeypatch):
     """The time limit strikes after the first SAT answer (binary search asks the cap first): the
     plan seen is returned, SOLVED, its cost its pushes (it was its move count)."""
-    def first_plan_then_deadline(fn, args, seconds):
+    def first_plan_then_deadline(fn, args, seconds, memory_mb=None):
         for item in fn(*args):      # the real solver calls, in this process
             yield item
             if isinstance(item, HorizonResult) and item.answer is Answer.SAT:
@@ -89,7 +89,7 @@ def test_time_limit_keeps_the_plan_sized_in_pushes(monkeypatch):
 
 
 def test_limit_message_counts_pushes(monkeypatch):
-    def deadline_at_once(fn, args, seconds):
+    def deadline_at_once(fn, args, seconds, memory_mb=None):
         raise Deadline()
         yield  # a generator, as stream is
     monkeypatch.setattr(engines, "stream", deadline_at_once)

@@ -9,7 +9,7 @@ import importlib.util
 import sys
 import time
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
@@ -52,6 +52,13 @@ class CpEncoding:
         self.model = model
         self.options = options
         self.cp = cp_model.CpModel()
+        self.budget: Callable[[], None] | None = None   # the caller's limit check (SearchContext.poll)
+
+    def tick(self) -> None:
+        """Called by `build` once a step: the caller's limits (time, memory) stop a long build
+        with whatever `budget` raises (LimitReached), not only the solve after it."""
+        if self.budget is not None:
+            self.budget()
 
     def build(self, horizon: int) -> cp_model.CpModel:
         raise NotImplementedError
@@ -93,6 +100,11 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
     if hint:
         encoding.add_hint(hint)
     built = time.perf_counter()
+    if time_limit is not None:   # the build spent part of the time
+        time_limit -= built - started
+        if time_limit <= 0:
+            return HorizonResult(horizon, Answer.UNKNOWN, None, 0, 0, built - started, 0.0,
+                                 {"cp_status": "UNKNOWN", "reason": "time limit"})
     solver = solver_parameters(params, workers, time_limit, type(encoding).parameters)
     status = solver.Solve(model)
     solved = time.perf_counter()

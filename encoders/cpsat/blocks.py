@@ -275,6 +275,7 @@ class BlocksCp(CpEncoding):
         self.horizontal = [self._var(f"horizontal_t{t}") for t in range(T)] if slide_axes else []
         rule = {"step": self._step, "slide": self._slide, "piece": self._piece}[geo.metric]
         for t in range(T):
+            self.tick()
             for k in geo.movable:
                 rule(k, t)
         self._goal(T)

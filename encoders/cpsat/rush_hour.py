@@ -159,6 +159,7 @@ class RushHourInt(_RushHourCp):
         self._ge: dict[tuple[int, int, int], Any] = {}
         self.off: list[dict[int, Any]] = []
         for t in range(T + 1):
+            self.tick()
             row = {}
             for v in geo.movable:
                 values = [o for o in range(geo.lo[v], geo.hi[v] + 1) if self.allowed(v, o, t, T)]
@@ -173,6 +174,7 @@ class RushHourInt(_RushHourCp):
         self._actions(T)
         self.mover = [cp.NewIntVar(0, n, f"mover_t{t}") for t in range(T)]
         for t in range(T):
+            self.tick()
             cp.Add(self.mover[t] == sum(v * b for v, b in self.mv[t].items()) + n * self.idle[t])
         for u, v in geo.same_line:
             for t in range(T + 1):
@@ -312,6 +314,7 @@ class RushHourBool(_RushHourCp):
         self.false = cp.NewConstant(0)
         self.pos: dict[tuple[int, int, int], Any] = {}     # only the offsets not cut away
         for t in range(T + 1):
+            self.tick()
             for v in geo.movable:
                 for o in range(geo.lo[v], geo.hi[v] + 1):
                     if self.allowed(v, o, t, T) and (t > 0 or o == geo.start[v]):
@@ -330,6 +333,7 @@ class RushHourBool(_RushHourCp):
         self._actions(T)
         self.go: list[dict[tuple[int, int, int], Any]] = []
         for t in range(T):
+            self.tick()
             gos = {}
             for v in geo.movable:
                 m = self.mv[t][v]

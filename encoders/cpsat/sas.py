@@ -71,6 +71,7 @@ class CpSas(CpEncoding):
         self._domains: list[list[list[int]]] = []
         self._bounds: list[list[tuple[int, int]]] = []
         for t in range(T + 1):
+            self.tick()
             row = []
             self._domains.append([])
             self._bounds.append([])
@@ -90,6 +91,7 @@ class CpSas(CpEncoding):
             cp.Add(self.state[0][v] == x)
         self.acts, self.idles = [], []
         for t in range(T):
+            self.tick()
             acts = {i: cp.NewBoolVar(f"{task.actions[i].name}#{i}@{t}") for i in self.info.actions_at(t)}
             self.acts.append(acts)
             choice = list(acts.values())

@@ -143,6 +143,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
         self.pos, self.act, self.box = [], [], []
         at: list[list[Any]] = []
         for t in range(T + 1):
+            self.tick()
             cells = self._player_cells(t, T) or [self.model.start_player]
             p = cp.NewIntVarFromDomain(cp_model.Domain.FromValues(cells), f"pos_t{t}")
             row = [cp.NewBoolVar(f"at_{c}_t{t}") for c in range(n)]
@@ -168,6 +169,7 @@ class SokobanCp(SokobanLevel, CpEncoding):
         pushes = []
         dirs: list[list[Any]] = []
         for t in range(T):
+            self.tick()
             a = cp.NewIntVar(0, top, f"act_t{t}")
             self.act.append(a)
             cp.AddAllowedAssignments([self.pos[t], a, self.pos[t + 1]], table)

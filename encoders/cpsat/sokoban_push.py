@@ -64,6 +64,7 @@ class SokobanPushesCp(SokobanLevel, CpEncoding):
 
     def _state(self, cp: cp_model.CpModel, t: int, horizon: int, false: Any) -> tuple[dict[int, Any], dict[int, Any], Any]:
         """The booleans of step t: boxes, seats and the region (reach[K])."""
+        self.tick()
         boxes = {c: cp.NewBoolVar(f"box_{c}_t{t}") if self._box_allowed(c, t, horizon) else false
                  for c in range(self.n)}
         seat = {c: cp.NewBoolVar(f"seat_{c}_t{t}") if c in self.seats else false for c in range(self.n)}
@@ -114,6 +115,7 @@ class SokobanPushesCp(SokobanLevel, CpEncoding):
         self.acts = []
         wasted = []
         for t in range(T):
+            self.tick()
             (box, seat, region), (nbox, nseat, _) = states[t], states[t + 1]
             acts: dict[Any, Any] = {p: cp.NewBoolVar(f"push_{p.j}_{p.d}_t{t}") for p in self.pushes}
             idle = cp.NewBoolVar(f"idle_t{t}") if self.idle else None

@@ -74,6 +74,7 @@ class TilesTable(_TilesCp):
         self.face: list[list[Any]] = []
         is_blank: list[list[Any]] = []
         for t in range(T + 1):
+            self.tick()
             cells = [c for c in range(self.n) if self.allowed(0, c, t, T)] or [0]
             self.blank.append(cp.NewIntVarFromDomain(cp_model.Domain.FromValues(cells), f"blank_t{t}"))
             row, brow = [], []
@@ -94,6 +95,7 @@ class TilesTable(_TilesCp):
             table += [(c, IDLE, c) for c in range(self.n)]
         self.act = [cp.NewIntVar(0, IDLE if self.idle else 3, f"act_t{t}") for t in range(T)]
         for t in range(T):
+            self.tick()
             cp.AddAllowedAssignments([self.blank[t], self.act[t], self.blank[t + 1]], table)
             moved = cp.NewIntVar(0, self.nfaces - 1, f"moved_t{t}")
             cp.AddElement(self.blank[t + 1], self.face[t], moved)
@@ -127,6 +129,7 @@ class TilesBool(_TilesCp):
         false = cp.NewConstant(0)
         at: dict[tuple[int, int, int], Any] = {}
         for t in range(T + 1):
+            self.tick()
             for c in range(self.n):
                 row = []
                 for f in range(self.nfaces):
@@ -141,6 +144,7 @@ class TilesBool(_TilesCp):
         self.dirs = [[cp.NewBoolVar(f"dir_{DIRS[k]}_t{t}") for k in range(4)] for t in range(T)]
         idle = [cp.NewBoolVar(f"idle_t{t}") if self.idle else false for t in range(T)]
         for t in range(T):
+            self.tick()
             cp.AddExactlyOne(self.dirs[t] + ([idle[t]] if self.idle else []))
             for c in range(self.n):
                 blank = at[0, c, t]
