@@ -169,10 +169,24 @@ def encodings_for(target: Any, backend: str | None = None, metric: str | None = 
     encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
     from puzzleplan.models.family import family, resolve
     model = None if isinstance(target, str) else target
-    family_name = target if model is None else getattr(model, "family", "")
+    names = family_encodings(target, backend, metric)
+    if not _compiles(model, family(target if model is None else getattr(model, "family", ""))):
+        return names
+    for name, spec in GENERIC_ENCODINGS.items():
+        cls = resolve(spec)
+        if backend is None or cls.backend == backend:
+            names.append(name)
+    return names
+
+
+def family_encodings(target: Any, backend: str | None = None, metric: str | None = None) -> list[str]:
+    """The family's own encodings of `encodings_for`, without the generic ones (so without
+    compiling the model's planning task, which takes seconds on a large one)."""
+    from puzzleplan.models.family import family, resolve
+    model = None if isinstance(target, str) else target
     if model is not None and metric is None:
         metric = getattr(model, "metric", None)
-    desc = family(family_name)
+    desc = family(target if model is None else getattr(model, "family", ""))
     names = []
     for name, spec in (desc.encodings.items() if desc is not None else ()):
         try:
@@ -184,12 +198,6 @@ def encodings_for(target: Any, backend: str | None = None, metric: str | None = 
         if metric is not None and metric not in (getattr(cls, "metrics", None) or (metric,)):
             continue
         names.append(name)
-    if not _compiles(model, desc):
-        return names
-    for name, spec in GENERIC_ENCODINGS.items():
-        cls = resolve(spec)
-        if backend is None or cls.backend == backend:
-            names.append(name)
     return names
 
 

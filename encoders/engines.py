@@ -28,7 +28,7 @@ from puzzleplan.plans.core.types import Request, Result, Status
 
 from puzzleplan.encoders import horizon as strategies
 from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
-                                      encodings_for, is_generic, plan_steps)
+                                      encodings_for, family_encodings, is_generic, plan_steps)
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
@@ -51,7 +51,11 @@ def options_for(model: Any, strategy: str, overrides: dict[str, Any]) -> Encodin
 
 def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
     """`name` when it is an encoding of `backend` for the model, else None; without a name the
-    model's first one (a family's hand-tuned encodings come before the generic ones)."""
+    model's first one (a family's hand-tuned encodings come before the generic ones). The
+    generic ones are looked at only when needed: deciding whether they apply compiles the task."""
+    own = family_encodings(model, backend)
+    if (own and name is None) or name in own:
+        return own[0] if name is None else name
     names = encodings_for(model, backend)
     if name is None:
         return names[0] if names else None

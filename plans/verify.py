@@ -187,8 +187,11 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     ValueError (UnknownEncoding, NoEncodings, UnknownSolver) naming the choices.
     """
     limits = limits if limits is not None else Limits()
-    chosen = choose_encodings(model, encodings, one_per_backend=True)
+    started = time.monotonic()
+    chosen = choose_encodings(model, encodings, one_per_backend=True)   # may compile the task: seconds
     check_solver(solver)
+    if limits.time_limit is not None:   # that time counts too
+        limits = replace(limits, time_limit=max(0.0, limits.time_limit - (time.monotonic() - started)))
     rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
     try:
         with warm_children(_warmups(model, chosen)):

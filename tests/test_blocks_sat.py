@@ -169,3 +169,19 @@ def test_least_horizon_is_the_optimum(model) -> None:
     assert least_horizon(model, 8 if best is None else best) == best
     if best:
         assert_shared_around(model, best)
+
+
+def test_the_sat_engine_picks_the_family_encoding_without_compiling_the_task(monkeypatch) -> None:
+    """Deciding whether the generic encodings apply compiles the planning task (seconds on
+    Klotski under piece); the family's own encoding is found without it."""
+    import puzzleplan.encoders.base as base
+    from puzzleplan.encoders.engines import pick_encoding, supports_sat
+    from puzzleplan.models import load as load_file
+
+    def no_compile(model):
+        raise AssertionError("compiled the task")
+    monkeypatch.setattr(base, "generic_reason", no_compile)
+    model = load_file(Path(__file__).resolve().parent.parent / "examples" / "blocks" / "klotski.yaml",
+                      overrides={"metric": "piece"})
+    assert supports_sat(model) is None and pick_encoding(model, "sat", None) == "blocks-sat"
+    assert pick_encoding(model, "sat", "blocks-sat") == "blocks-sat"

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import time
+from dataclasses import replace
 from typing import Any
 
 from puzzleplan.plans.check import check_plan
@@ -36,11 +38,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """The native optimum L, then per encoding a checked plan of the claim and UNSAT below it
     (plans.verify); one `--time-limit` covers the whole command."""
     model = load_model(args)
-    encodings = _encodings_arg(model, args.encodings, True)
+    started = time.monotonic()
+    encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
     _check_solvers([args.solver], "--solver")
     note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
+    limits = limits_of(args)
+    if limits.time_limit is not None:   # that time counts toward --time-limit too
+        limits = replace(limits, time_limit=max(0.0, limits.time_limit - (time.monotonic() - started)))
     with progress_for(args) as progress:
-        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress,
+        found = verify(model, args.claim, encodings, args.solver, args.workers, limits, progress,
                        args.fresh_bound)
     if args.json:
         print_json(found.as_dict())
