@@ -92,8 +92,9 @@ class Verification:
     def as_dict(self) -> dict[str, Any]:
         """The JSON object of `puzzleplan verify --json`."""
         if self.optimal is None:
+            bound = None if self.native is None else self.native.lower_bound
             return {"status": self.status, "optimal": None, "claim": self.claim, "agree": None,
-                    "message": self.message, "certificates": []}
+                    "message": self.message, "lower_bound": bound, "certificates": []}
         return {"status": self.status, "optimal": self.optimal, "claim": self.claim, "agree": self.agree,
                 "unit": self.unit, "proofs": self.proofs, "certificates": [c.as_dict() for c in self.certificates]}
 

@@ -135,3 +135,23 @@ def test_verify_limit_line_counts_the_rows_a_limit_cut_short() -> None:
     found = Verification("limit_reached", 31, 31, True, rows, 3)
     assert found.summary() == ("limit_reached: 2 rows unanswered at the time limit; "
                                "no method contradicts the optimum 31")
+
+
+def test_verify_keeps_the_bound_the_native_search_proved_before_a_limit(capsys) -> None:
+    from puzzleplan.models import load
+    from puzzleplan.plans.cli.output import print_verification
+    from puzzleplan.plans.core.types import Result, Status
+    from puzzleplan.plans.verify import Verification
+    model = load(EXAMPLES / "sokoban" / "seed-004.yaml", overrides={"metric": "pushes"})
+    native = Result(Status.LIMIT_REACHED, "push", lower_bound=3, message="time limit of 2.91 s reached")
+    found = Verification("limit_reached", None, None, None, [], 3, native.message, native)
+    print_verification(model, found)
+    out = capsys.readouterr().out
+    assert "native push: limit_reached: time limit of 2.91 s reached" in out
+    assert "bound:   every plan needs at least 3 pushes" in out
+    assert found.as_dict()["lower_bound"] == 3
+
+
+def test_a_time_limit_is_written_as_a_user_would() -> None:
+    from puzzleplan.plans.core.context import _seconds
+    assert [_seconds(x) for x in (600, 0.5, 2.90928, 0.001, 1200.0)] == ["600", "0.5", "2.91", "0.001", "1200"]

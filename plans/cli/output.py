@@ -110,6 +110,8 @@ def print_verification(model: Any, found: Any) -> None:
     native = found.native
     if found.optimal is None:
         print(f"native {native.engine}: {native.status.value}: {native.message}")
+        if native.lower_bound is not None:   # what the search proved before it stopped
+            print(f"bound:   {bound_words(model, native.lower_bound)}")
         return
     rows = found.certificates
     method, claim, result = (max([len(head)] + [len(getattr(r, head)) for r in rows])

@@ -18,6 +18,11 @@ from puzzleplan.plans.core.progress import Line, Progress, interval
 from puzzleplan.plans.core.types import Limits, Stats
 
 
+def _seconds(limit: float) -> str:
+    """A limit as the user would write it: 600, 0.5, 2.91 (what is left of one, in verify)."""
+    return f"{limit:g}" if limit < 1 else f"{limit:.2f}".rstrip("0").rstrip(".")
+
+
 class LimitReached(Exception):
     """Raised inside a search when a limit is hit; the message says which."""
 
@@ -62,7 +67,7 @@ class SearchContext:
     def _check(self, now: float) -> None:
         lim = self.limits
         if lim.time_limit is not None and now - self.started >= lim.time_limit:
-            raise LimitReached(f"time limit of {lim.time_limit:g} s reached")
+            raise LimitReached(f"time limit of {_seconds(lim.time_limit)} s reached")
         if lim.max_states is not None and self.stats.states > lim.max_states:
             raise LimitReached(f"state limit of {lim.max_states} reached")
         if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
