@@ -54,8 +54,10 @@ def pick_encoding(model: Any, backend: str, name: str | None) -> str | None:
     model's first one (a family's hand-tuned encodings come before the generic ones). The
     generic ones are looked at only when needed: deciding whether they apply compiles the task."""
     own = family_encodings(model, backend)
-    if (own and name is None) or name in own:
-        return own[0] if name is None else name
+    if name is None and own:
+        return own[0]
+    if name in own:
+        return name
     names = encodings_for(model, backend)
     if name is None:
         return names[0] if names else None

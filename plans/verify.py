@@ -28,7 +28,7 @@ from puzzleplan.encoders.runner import Call, warm_children
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.progress import Line, Progress
-from puzzleplan.plans.core.types import Limits, Request, Result, Status
+from puzzleplan.plans.core.types import Limits, Request, Result, Status, spent
 from puzzleplan.plans.core.words import count, metric_count
 
 if TYPE_CHECKING:
@@ -191,8 +191,7 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     started = time.monotonic()
     chosen = choose_encodings(model, encodings, one_per_backend=True)   # may compile the task: seconds
     check_solver(solver)
-    if limits.time_limit is not None:   # that time counts too
-        limits = replace(limits, time_limit=max(0.0, limits.time_limit - (time.monotonic() - started)))
+    limits = spent(limits, time.monotonic() - started)   # that time counts too
     rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
     try:
         with warm_children(_warmups(model, chosen)):

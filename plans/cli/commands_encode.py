@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import replace
 from typing import Any
 
 from puzzleplan.plans.check import check_plan
@@ -11,6 +10,7 @@ from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, des
                                          note_cold_kernels, progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.progress import Progress
+from puzzleplan.plans.core.types import spent
 from puzzleplan.plans.core.words import clip, clip_path
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
@@ -42,9 +42,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
     _check_solvers([args.solver], "--solver")
     note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
-    limits = limits_of(args)
-    if limits.time_limit is not None:   # that time counts toward --time-limit too
-        limits = replace(limits, time_limit=max(0.0, limits.time_limit - (time.monotonic() - started)))
+    limits = spent(limits_of(args), time.monotonic() - started)   # that time counts toward --time-limit too
     with progress_for(args) as progress:
         found = verify(model, args.claim, encodings, args.solver, args.workers, limits, progress,
                        args.fresh_bound)

@@ -75,11 +75,10 @@ def _check_encoder_options(engine: str, model: Any, args: argparse.Namespace) ->
     name = getattr(args, "encoding", None)
     if name is None:
         return
-    from puzzleplan.encoders.base import encodings_for, family_encodings
-    if name in family_encodings(model, engine):    # found without compiling the task
-        return
-    names = encodings_for(model, engine)
-    if name not in names:
+    from puzzleplan.encoders.base import encodings_for
+    from puzzleplan.encoders.engines import pick_encoding
+    if pick_encoding(model, engine, name) is None:
+        names = encodings_for(model, engine)
         raise InputError(f"--encoding: expected one of {', '.join(names) or 'none'} (the {engine} encodings of "
                          f"{model.family} under {model.metric}), got {clip(name)!r}")
 
