@@ -49,7 +49,7 @@ class Certificate:
 
     method: str          # e.g. "idastar", "sat tiles-moves cadical195"
     claim: str           # e.g. "plan of 24", "no plan <= 23"
-    result: str          # the answer in words, e.g. "holds", "fails: no such plan", "unknown (limit)"
+    result: str          # the answer in words, e.g. "holds", "fails: no such plan", "unknown (time limit)"
     seconds: float
     plan: list[str] | None = field(default=None, repr=False)   # the plan found, if any
     holds: bool = False
@@ -145,40 +145,47 @@ def warm_up(model: Any, encoding: str) -> None:
 
 def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str = "cadical195",
               workers: int | None = None, time_limit: float | None = None,
-              cost_bound: int | None = None) -> HorizonResult:
-    """One horizon, one encoding; SAT in a killable child process, CP-SAT with its own limit.
-    `cost_bound` (generic encodings on a task with costs): plans of cost <= it only."""
+              cost_bound: int | None = None, memory_mb: int | None = None) -> HorizonResult:
+    """One horizon, one encoding; SAT in a killable child process (whose memory, with this
+    process's, is held to `memory_mb`), CP-SAT with its own time limit. `cost_bound` (generic
+    encodings on a task with costs): plans of cost <= it only. A limit gives UNKNOWN with
+    extra["reason"] naming it."""
     if time_limit is not None and time_limit <= 0:
         return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
     args = (model, encoding, options, horizon, solver, workers, time_limit, cost_bound)
     if encoding_class(encoding).backend == "cpsat":
         return next(_solve_one(*args))
     try:
-        for result in stream(_solve_one, args, time_limit):
+        for result in stream(_solve_one, args, time_limit, memory_mb):
             return result
-    except Deadline:
-        pass
-    return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
+        reason = "no answer"
+    except Deadline as stop:
+        reason = stop.reason
+    return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": reason})
 
 
 def _sequential_again(model: Any, name: str, options: EncodingOptions, horizon: int, solver: str,
                       workers: int | None, remaining: Callable[[], float | None],
-                      found: HorizonResult) -> tuple[HorizonResult, str]:
+                      found: HorizonResult, memory_mb: int | None = None) -> tuple[HorizonResult, str]:
     """A parallel encoding's model held more moves than steps: ask one action per step."""
     if not getattr(encoding_class(name), "parallel", False) or found.moves is None or len(found.moves) <= horizon:
         return found, ""
     note = f" (one move per step: {horizon} parallel steps gave {len(found.moves)} moves)"
-    return solve_one(model, name, options.with_(parallel=False), horizon, solver, workers, remaining()), note
+    return solve_one(model, name, options.with_(parallel=False), horizon, solver, workers, remaining(),
+                     memory_mb=memory_mb), note
 
 
 def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers: int | None,
             remaining: Callable[[], float | None] = lambda: None,
-            step: Callable[[str], None] = lambda what: None, fresh_bound: bool = False) -> list[Certificate]:
+            step: Callable[[str], None] = lambda what: None, fresh_bound: bool = False,
+            memory_mb: int | None = None) -> Iterator[Certificate]:
     """For each encoding: a checked plan of length `optimum` and a proof that none is shorter
-    (on a task with costs: `optimum` is a cost, see `certify_cost`).
+    (on a task with costs: `optimum` is a cost, see `certify_cost`). The rows come one by one
+    as they are answered, so a caller interrupted keeps those already made.
 
     `remaining()` gives the seconds left for the whole command (None: no limit), so one time
-    limit covers every certificate; a row whose time is up is "unknown", never a "fails".
+    limit covers every certificate; `memory_mb` holds each SAT solver process, with this one, to
+    the memory limit. A row a limit cut short is "unknown (the limit)", never a "fails".
     `step(what)` is called before each solver call (a progress display's hook).
     Where `shares_solver` allows, the bound is asked on the solver that found the plan, which
     keeps what it learnt (`_shared_rows`); `fresh_bound` asks it on a fresh one everywhere.
@@ -186,9 +193,9 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
     parity = model.plan_parity()
     if parity is not None and optimum % 2 != parity:  # the claim is ruled out before any solver
         kind = "odd" if parity else "even"
-        return [Certificate("parity rule", f"optimum {optimum}", f"fails: every plan has {kind} length", 0.0,
-                            kind="optimum", horizon=optimum, answer="fails")]
-    rows = []
+        yield Certificate("parity rule", f"optimum {optimum}", f"fails: every plan has {kind} length", 0.0,
+                          kind="optimum", horizon=optimum, answer="fails")
+        return
     find = sat_options(model)
     prove, offset = proof_options(model)
     asked = solver
@@ -202,30 +209,30 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         claim = f"no plan <= {units(optimum - 1)}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
         step(f"{label}: {plan_claim}")
         if not fresh_bound and offset == 1 and optimum >= 1 and shares_solver(name, find, solver):
-            rows += _shared_rows(model, name, find, optimum, solver, label, (plan_claim, claim), remaining, step)
+            yield from _shared_rows(model, name, find, optimum, solver, label, (plan_claim, claim), remaining, step,
+                                    memory_mb)
             continue
         started = time.perf_counter()
-        found = solve_one(model, name, find, optimum, solver, workers, remaining())
-        found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found)
+        found = solve_one(model, name, find, optimum, solver, workers, remaining(), memory_mb=memory_mb)
+        found, note = _sequential_again(model, name, find, optimum, solver, workers, remaining, found, memory_mb)
         row = Certificate(label, plan_claim, found.answer.value, time.perf_counter() - started,
                           kind="plan", horizon=optimum, exact=find.goal == "exact")
         _plan_answer(model, row, found, optimum, note)
-        rows.append(row)
+        yield row
         started = time.perf_counter()
         if below < 0 or optimum == 0:
             start_is_goal = model.is_goal(model.initial())
             holds = optimum == 0 or not start_is_goal
-            rows.append(Certificate(label, claim, "holds" if holds else "fails", 0.0, holds=holds, kind="bound",
-                                    horizon=optimum - 1, answer="holds" if holds else "fails"))
+            yield Certificate(label, claim, "holds" if holds else "fails", 0.0, holds=holds, kind="bound",
+                              horizon=optimum - 1, answer="holds" if holds else "fails")
             continue
         step(f"{label}: {claim}")
-        proof = solve_one(model, name, prove, below, solver, workers, remaining())
-        proof, note = _sequential_again(model, name, prove, below, solver, workers, remaining, proof)
+        proof = solve_one(model, name, prove, below, solver, workers, remaining(), memory_mb=memory_mb)
+        proof, note = _sequential_again(model, name, prove, below, solver, workers, remaining, proof, memory_mb)
         row = Certificate(label, claim, proof.answer.value, time.perf_counter() - started, kind="bound",
                           horizon=optimum - 1)
         _bound_answer(row, proof, note)
-        rows.append(row)
-    return rows
+        yield row
 
 
 def shares_solver(name: str, options: EncodingOptions, solver: str) -> bool:
@@ -247,34 +254,46 @@ def _solve_shared(model: Any, encoding: str, options: EncodingOptions, horizon: 
 
 def _shared_rows(model: Any, name: str, options: EncodingOptions, optimum: int, solver: str, label: str,
                  claims: tuple[str, str], remaining: Callable[[], float | None],
-                 step: Callable[[str], None]) -> list[Certificate]:
+                 step: Callable[[str], None], memory_mb: int | None = None) -> Iterator[Certificate]:
     """The plan row and the bound row of `certify` (their `claims`), from one solver in one
     child process: the plan at `optimum`, then "no plan <= optimum - 1" under assumptions
     (sat/base.py's fewer_steps says why that UNSAT is the same proof). A row a limit came
-    before is unknown."""
+    before is unknown, naming the limit; the plan row comes as soon as it is answered."""
     plan_claim, claim = claims
-    plan = Certificate(label, plan_claim, "unknown (limit)", 0.0, kind="plan", horizon=optimum)
-    bound = Certificate(label, claim, "unknown (limit)", 0.0, kind="bound", horizon=optimum - 1)
-    results: list[HorizonResult] = []
-    times = [time.perf_counter()]          # the start, then each answer's arrival
+    plan = Certificate(label, plan_claim, "", 0.0, kind="plan", horizon=optimum)
+    bound = Certificate(label, claim, "", 0.0, kind="bound", horizon=optimum - 1)
     limit = remaining()
-    if limit is None or limit > 0:
-        try:
-            for result in stream(_solve_shared, (model, name, options, optimum, solver, limit), limit):
-                results.append(result)
-                times.append(time.perf_counter())
-                if len(results) == 1:
-                    step(f"{label}: {claim} (on the same solver)")
-        except Deadline:
-            pass
-    times.append(time.perf_counter())
-    plan.seconds = times[1] - times[0]
-    if results:
-        _plan_answer(model, plan, results[0], optimum)
-        bound.seconds = times[2] - times[1]
-    if len(results) > 1:
-        _bound_answer(bound, results[1], " (on the plan's solver)")
-    return [plan, bound]
+    answers = stream(_solve_shared, (model, name, options, optimum, solver, limit), limit, memory_mb)
+    reason = "time limit"
+    found = proof = None
+    try:
+        started = time.perf_counter()
+        if limit is None or limit > 0:
+            try:
+                found = next(answers, None)
+            except Deadline as stop:
+                reason = stop.reason
+        plan.seconds = time.perf_counter() - started
+        if found is None:
+            plan.result = f"unknown ({reason})"
+        else:
+            _plan_answer(model, plan, found, optimum)
+        yield plan
+        started = time.perf_counter()
+        if found is not None:
+            step(f"{label}: {claim} (on the same solver)")
+            try:
+                proof = next(answers, None)
+            except Deadline as stop:
+                reason = stop.reason
+            bound.seconds = time.perf_counter() - started
+    finally:
+        answers.close()   # the solver process ends here, whatever came
+    if proof is None:
+        bound.result = f"unknown ({reason})"
+    else:
+        _bound_answer(bound, proof, " (on the plan's solver)")
+    yield bound
 
 
 DEFAULT_SAT_SOLVER = "cadical195"
@@ -312,28 +331,30 @@ def _plan_answer(model: Any, row: Certificate, found: HorizonResult, bound: int,
     elif found.answer is Answer.UNSAT:
         row.answer, row.result = "fails", "fails: no such plan"
     else:
-        row.result = "unknown (limit)"
+        row.result = f"unknown ({found.extra.get('reason', 'limit')})"
 
 
 def _bound_answer(row: Certificate, proof: HorizonResult, note: str = "") -> None:
     """Fill a "bound" row: UNSAT holds; a model (a plan within the bound) refutes it."""
     row.holds = proof.answer is Answer.UNSAT
     row.answer = {Answer.UNSAT: "holds", Answer.SAT: "fails"}.get(proof.answer, "unknown")
-    row.result = ("holds" + note) if row.holds else ("unknown (limit)" if proof.answer is Answer.UNKNOWN else
-                                                     "fails: a shorter plan exists")
+    row.result = ("holds" + note) if row.holds else (f"unknown ({proof.extra.get('reason', 'limit')})"
+                                                     if proof.answer is Answer.UNKNOWN else "fails: a shorter plan exists")
     if proof.answer is Answer.SAT:
         row.plan = proof.moves
 
 
 def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], solver: str, workers: int | None,
                  remaining: Callable[[], float | None] = lambda: None,
-                 step: Callable[[str], None] = lambda what: None) -> list[Certificate]:
+                 step: Callable[[str], None] = lambda what: None,
+                 memory_mb: int | None = None) -> Iterator[Certificate]:
     """Cost certificates for a claimed minimal cost `optimum`, whose native plan has `steps`
     moves: per generic encoding, a plan of cost <= optimum within `steps` steps, and "no plan
     of cost <= optimum-1" within the step horizon that makes it global where one exists
     (every action costs >= 1), else within `steps` (kind "bound-within"; see the docstring).
     When optimum-1 is below the model's admissible bound h, one more row says so (a global
-    bound that rests on h, not on an encoding). `step(what)`: as for `certify`."""
+    bound that rests on h, not on an encoding). `step`, `memory_mb` and the rows coming one by one:
+    as for `certify`."""
     from puzzleplan.encoders.sas_analysis import analysis_of
     info = analysis_of(model)
     floor = getattr(model, "cheap_h", model.h)(model.initial())
@@ -343,27 +364,28 @@ def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], sol
         below_steps, kind = max(bound, 0) // info.min_cost, "bound"
     else:
         below_steps, kind = steps, "bound-within"
-    rows = []
     if 0 <= bound < floor:
-        rows.append(Certificate("admissible bound h", f"no plan of cost <= {bound}", f"holds (h = {floor})", 0.0,
-                                holds=True, kind="bound", horizon=bound, answer="holds"))
+        yield Certificate("admissible bound h", f"no plan of cost <= {bound}", f"holds (h = {floor})", 0.0,
+                          holds=True, kind="bound", horizon=bound, answer="holds")
     for name in encodings:
         label = _label(name, solver)
         step(f"{label}: plan of cost <= {optimum}")
         started = time.perf_counter()
-        found = solve_one(model, name, options, steps, solver, workers, remaining(), cost_bound=optimum)
+        found = solve_one(model, name, options, steps, solver, workers, remaining(), cost_bound=optimum,
+                          memory_mb=memory_mb)
         row = Certificate(label, f"plan of cost <= {optimum} within {steps} steps", found.answer.value,
                           time.perf_counter() - started, kind="plan", horizon=optimum, steps=steps)
         _plan_answer(model, row, found, optimum, size=lambda r: int(r.extra.get("cost", optimum + 1)))
-        rows.append(row)
+        yield row
         if bound < 0:
-            rows.append(Certificate(label, "no plan of negative cost", "holds", 0.0, holds=True, kind="bound",
-                                    horizon=bound, answer="holds"))
+            yield Certificate(label, "no plan of negative cost", "holds", 0.0, holds=True, kind="bound",
+                              horizon=bound, answer="holds")
             continue
         within = "" if kind == "bound" else f" within {below_steps} steps"
         step(f"{label}: no plan of cost <= {bound}")
         started = time.perf_counter()
-        proof = solve_one(model, name, options, below_steps, solver, workers, remaining(), cost_bound=bound)
+        proof = solve_one(model, name, options, below_steps, solver, workers, remaining(), cost_bound=bound,
+                          memory_mb=memory_mb)
         row = Certificate(label, f"no plan of cost <= {bound}{within}", proof.answer.value,
                           time.perf_counter() - started, kind=kind, horizon=bound, steps=below_steps)
         _bound_answer(row, proof)
@@ -371,8 +393,7 @@ def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], sol
             row.result = "holds (not beyond)"
         elif row.answer == "fails":
             row.result = "fails: a cheaper plan exists"
-        rows.append(row)
-    return rows
+        yield row
 
 
 @dataclass

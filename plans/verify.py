@@ -64,6 +64,8 @@ class Verification:
     exit_code:    what `puzzleplan verify` exits with
     unit:         "moves", "pushes" (Sokoban's pushes metric), or "cost" when the claim is a plan cost
     proofs:       the methods whose rows prove the lower bound for every plan
+    message:      the native search's message when it found no plan; what an interrupt (Ctrl-C)
+                  cut short, with the rows answered before it
     """
 
     status: str
@@ -96,7 +98,7 @@ class Verification:
             return {"status": self.status, "optimal": None, "claim": self.claim, "agree": None,
                     "message": self.message, "lower_bound": bound, "certificates": []}
         return {"status": self.status, "optimal": self.optimal, "claim": self.claim, "agree": self.agree,
-                "unit": self.unit, "proofs": self.proofs, "certificates": [c.as_dict() for c in self.certificates]}
+                "message": self.message, "unit": self.unit, "proofs": self.proofs, "certificates": [c.as_dict() for c in self.certificates]}
 
     def summary(self) -> str:
         """The verdict in one line (the last line of `puzzleplan verify`)."""
@@ -110,14 +112,21 @@ class Verification:
             return (f"refuted: the {what} is not {self.claim}; "
                     f"every method agrees it is {self.optimal}")
         if self.status == "limit_reached" and self.optimal is not None:
+            if self.message:   # interrupted: the rows shown are those answered before
+                return f"limit_reached: {self.message}; no method contradicts the optimum {self.optimal}"
             if not self.unknown:
                 return (f"limit_reached: no method proves the lower bound for every plan{within}; "
                         f"none contradicts the optimum {self.optimal}")
-            return (f"limit_reached: {count(len(self.unknown), 'row')} unanswered at the time limit; "
+            return (f"limit_reached: {count(len(self.unknown), 'row')} unanswered at {self._limits_hit()}; "
                     f"no method contradicts the optimum {self.optimal}")
         if self.status == "disagreement":
             return "DISAGREEMENT"
         return f"{self.status}: {self.message}" if self.message else self.status
+
+    def _limits_hit(self) -> str:
+        """The limits the unknown rows name, in words: "the time limit", "the memory limit of 900 MiB"."""
+        named = dict.fromkeys(c.result.partition("(")[2].rstrip(")") or "limit" for c in self.unknown)
+        return " and ".join(f"the {what}" for what in named)
 
     def __repr__(self) -> str:
         """E.g. <Verification verified 24 (5 certificates)>, <Verification unsolvable: ...>."""
@@ -243,17 +252,25 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
                             answer="holds")
     rows = [first]
     finished = itertools.count(1)   # solver calls done: the native search, then one per step
+    doing = [""]                    # the solver call under way, for a Ctrl-C's message
 
     def step(what: str) -> None:
+        doing[0] = what
         rows_bar.update(label=f"verify: {what}", done=next(finished))
+    memory = limits.memory_mb
     if cost_claim:
         from puzzleplan.encoders.certify import counts_steps
         stepped = [name for name in chosen if counts_steps(name)]   # one unit of cost per step
-        rows += certify(model, claim, stepped, solver, workers, remaining, step, fresh_bound)
-        rows += certify_cost(model, claim, native.plan.length, [n for n in chosen if n not in stepped], solver,
-                             workers, remaining, step)
+        made = itertools.chain(certify(model, claim, stepped, solver, workers, remaining, step, fresh_bound, memory),
+                               certify_cost(model, claim, native.plan.length, [n for n in chosen if n not in stepped],
+                                            solver, workers, remaining, step, memory))
     else:
-        rows += certify(model, claim, chosen, solver, workers, remaining, step, fresh_bound)
+        made = certify(model, claim, chosen, solver, workers, remaining, step, fresh_bound, memory)
+    interrupted = ""
+    try:
+        rows.extend(made)    # row by row: an interrupt keeps those made
+    except KeyboardInterrupt:
+        interrupted = "interrupted (Ctrl-C)" + (f" during {doing[0]}" if doing[0] else "")
     conflicting = [r for r in rows if r.contradicts(optimum)]
     # what proves, for every plan, that none is cheaper than the optimum: an optimal native
     # engine (whatever the claim), and the bound rows that hold
@@ -261,7 +278,7 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
                                 [r.method for r in rows[1:] if r.proves_bound]))
     if conflicting:
         verdict = "disagreement"
-    elif any(r.answer == "unknown" for r in rows):
+    elif interrupted or any(r.answer == "unknown" for r in rows):
         verdict = "limit_reached"
     elif holds and not proofs:
         verdict = "limit_reached"   # nothing proves the lower bound for every plan
@@ -269,8 +286,8 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
         verdict = "verified"
     else:
         verdict = "refuted"
-    return Verification(verdict, optimum, claim, not conflicting, rows, VERDICT_EXIT_CODES[verdict], "", native,
-                        unit, proofs)
+    return Verification(verdict, optimum, claim, not conflicting, rows, VERDICT_EXIT_CODES[verdict], interrupted,
+                        native, unit, proofs)
 
 
 __all__ = ["NoEncodings", "UnknownEncoding", "UnknownSolver", "Verification", "check_solver", "choose_encodings",

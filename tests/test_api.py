@@ -113,6 +113,37 @@ def test_verify_the_small_safe() -> None:
     assert repr(found).startswith("<Verification verified 11")
 
 
+def test_verify_interrupted_keeps_the_rows_answered_before(monkeypatch) -> None:
+    """Ctrl-C during a bound row: the native row and the plan row stay, the verdict names the
+    call that was cut short, and no row claims what it did not prove."""
+    import puzzleplan.encoders.certify as certify
+    asked = certify.solve_one
+
+    def interrupt_the_bound(model, encoding, options, horizon, *args, **kwargs):
+        if horizon < 11:
+            raise KeyboardInterrupt
+        return asked(model, encoding, options, horizon, *args, **kwargs)
+    monkeypatch.setattr(certify, "solve_one", interrupt_the_bound)
+    found = puzzleplan.verify(puzzleplan.load(SMALL), encodings=["tiles-moves"], fresh_bound=True, time_limit=120)
+    assert found.status == "limit_reached" and found.exit_code == 3 and found.optimal == 11
+    assert [(c.kind, c.answer) for c in found.certificates] == [("optimum", "holds"), ("plan", "holds")]
+    assert found.message == ("interrupted (Ctrl-C) during sat tiles-moves cadical195: "
+                             "no plan <= 10 (UNSAT at 9, parity rules out 10)")
+    assert found.summary() == f"limit_reached: {found.message}; no method contradicts the optimum 11"
+    assert found.as_dict()["message"] == found.message
+
+
+def test_verify_holds_sat_rows_to_the_memory_limit(monkeypatch) -> None:
+    """The solver process's memory counts toward the limit: a row over it is unknown, naming it."""
+    import puzzleplan.encoders.runner as runner
+    monkeypatch.setattr(runner, "MEMORY_POLL", 0.001)
+    monkeypatch.setattr(runner, "resident_mb", lambda pid="self": 10.0**6)   # as if the solver grew without bound
+    found = puzzleplan.verify(puzzleplan.load(SMALL), encodings=["tiles-moves"], time_limit=120, memory_mb=50_000)
+    assert found.status == "limit_reached" and found.certificates[0].answer == "holds"
+    assert {c.result for c in found.certificates[1:]} == {"unknown (memory limit of 50000 MiB)"}
+    assert found.summary().startswith("limit_reached: 2 rows unanswered at the memory limit of 50000 MiB;")
+
+
 def test_verify_an_unsolvable_puzzle() -> None:
     found = puzzleplan.verify(puzzleplan.load(LOYD))
     assert found.status == "unsolvable" and found.optimal is None and found.exit_code == 1

@@ -130,10 +130,14 @@ def test_verify_limit_line_counts_the_rows_a_limit_cut_short() -> None:
     from puzzleplan.plans.verify import Verification
     rows = [Certificate("idastar", "optimum 31", "holds", 0.5, holds=True, kind="optimum", horizon=31, answer="holds"),
             Certificate("sat tiles-pdb cadical195", "plan of 31", "holds", 0.1, kind="plan", horizon=31, answer="holds"),
-            Certificate("sat tiles-pdb cadical195", "no plan <= 30", "unknown (limit)", 1.0, kind="bound", horizon=30),
-            Certificate("cpsat cp-sas", "plan of 31", "unknown (limit)", 0.0, kind="plan", horizon=31)]
+            Certificate("sat tiles-pdb cadical195", "no plan <= 30", "unknown (time limit)", 1.0, kind="bound",
+                        horizon=30),
+            Certificate("cpsat cp-sas", "plan of 31", "unknown (time limit)", 0.0, kind="plan", horizon=31)]
     found = Verification("limit_reached", 31, 31, True, rows, 3)
     assert found.summary() == ("limit_reached: 2 rows unanswered at the time limit; "
+                               "no method contradicts the optimum 31")
+    rows[2].result = "unknown (memory limit of 900 MiB)"
+    assert found.summary() == ("limit_reached: 2 rows unanswered at the memory limit of 900 MiB and the time limit; "
                                "no method contradicts the optimum 31")
 
 

@@ -114,7 +114,9 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"{encoding.name}: invalid CP-SAT model: {model.Validate()}")
     moves = encoding.decode(solver, horizon) if answer is Answer.SAT else None
+    extra = {"cp_status": solver.StatusName(status)}
+    if answer is Answer.UNKNOWN:   # CP-SAT stops without an answer at its time limit (ours or the caller's parameters)
+        extra["reason"] = "time limit" if solver.parameters.max_time_in_seconds < float("inf") else "solver limit"
     return HorizonResult(horizon, answer, moves, len(proto.variables), len(proto.constraints),
-                         built - started, solved - built,
-                         {"cp_status": solver.StatusName(status)},
+                         built - started, solved - built, extra,
                          None if moves is None else steps_of(encoding, moves))

@@ -64,10 +64,19 @@ class SearchContext:
         if self._display is not None and now - self._last_progress >= self._every:
             self.report(now)
 
+    def time_limit_reached(self) -> str:
+        """What every engine says when the time limit ends its run: "time limit of 2 s reached"."""
+        limit = self.limits.time_limit
+        if limit is None:   # a limit of the caller's (verify's, a solver process's)
+            return "time limit reached"
+        if limit == 0:      # e.g. what verify's limit left after compiling the task
+            return "time limit reached before the search began"
+        return f"time limit of {_seconds(limit)} s reached"
+
     def _check(self, now: float) -> None:
         lim = self.limits
         if lim.time_limit is not None and now - self.started >= lim.time_limit:
-            raise LimitReached(f"time limit of {_seconds(lim.time_limit)} s reached")
+            raise LimitReached(self.time_limit_reached())
         if lim.max_states is not None and self.stats.states > lim.max_states:
             raise LimitReached(f"state limit of {lim.max_states} reached")
         if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
