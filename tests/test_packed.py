@@ -115,3 +115,16 @@ def test_a_state_cap_ends_packed_searches_cleanly() -> None:
     result = solve(model, "bfs", Request(limits=Limits(max_states=5000)))
     assert result.status is Status.LIMIT_REACHED and result.plan is None
     assert result.stats.states > 5000
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["packed layers", "parents dict"])
+def test_bfs_stopped_by_a_limit_keeps_the_bound_it_proved(native: bool) -> None:
+    """Breadth-first search goal-tests every layer it finishes: stopped by a limit, it says
+    that no plan is that short (and the bound never passes the optimum)."""
+    from catalogue import EXAMPLES
+    from puzzleplan.models import load
+    model = load(EXAMPLES / "rush-hour" / "seed-000-hardest.yaml")
+    full = solve(model, "bfs", Request(options={"native": native}))
+    stopped = solve(model, "bfs", Request(limits=Limits(max_states=3_000), options={"native": native}))
+    assert full.status is Status.OPTIMAL and stopped.status is Status.LIMIT_REACHED
+    assert stopped.lower_bound is not None and 2 <= stopped.lower_bound <= full.plan.length

@@ -38,6 +38,10 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
     ctx.phase = "bfs"
     is_goal = model.is_goal
 
+    def proved(layer: list[State], depth: int) -> bool:
+        ctx.lower_bound = depth + 1   # every state within `depth` moves was goal-tested
+        return False
+
     def visit(state: State, action: Action, child: State, depth: int) -> bool:
         if child in parents:
             return False
@@ -47,7 +51,7 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
             raise Stop(child)
         return True
 
-    end = sweep(model, ctx, [start], visit, cap=cap, table=parents)
+    end = sweep(model, ctx, [start], visit, cap=cap, table=parents, on_layer=proved)
     if end.ended == STOPPED:
         return finish(ctx, "bfs", model, Status.OPTIMAL, trace_back(parents, end.value), end.depth)
     if end.ended == CAPPED:
@@ -70,6 +74,7 @@ def run_packed(model: Model, space: PackedSpace, request: Request, ctx: SearchCo
     with worker_pool(workers) as pool:
         while layers[-1].keys.size:
             depth = len(layers) - 1
+            ctx.lower_bound = depth + 1   # every state within `depth` moves was goal-tested
             if cap is not None and depth >= cap:
                 return _over_cap(ctx, model, cap, depth, engine)
             stats.depth = depth + 1
