@@ -308,7 +308,7 @@ def test_a_small_memory_limit_refuses_before_allocating(private_cache: Path, mon
         pdb.databases_for(model, six, memory_limit_mb=20)
     text = str(info.value)
     assert "\n" not in text and "5,765,760 entries" in text and "MiB of memory" in text and "20.0 MiB" in text
-    with pytest.raises(ValueError, match="memory limit of 20.0 MiB"):
+    with pytest.raises(ValueError, match="the 20.0 MiB left under the memory limit"):
         K.HeuristicTables.build(model, "pdb", six, memory_limit_mb=20)
     with pytest.raises(ValueError, match="memory limit"):
         model.native_searcher("pdb", partition=six, memory_limit_mb=20)

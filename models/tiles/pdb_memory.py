@@ -53,8 +53,9 @@ def size_text(nbytes: float) -> str:
 
 def check_memory(patterns: Sequence[Pattern], missing: Sequence[Pattern], memory_limit_mb: float | None,
                  face_names: Sequence[str] | None = None, concurrent: bool = False, search: bool = False) -> None:
-    """Raise ValueError, one line naming the sizes, when `memory_needed` is above the limit (MiB;
-    None: no limit). Called before anything is allocated."""
+    """Raise ValueError, one line naming the sizes, when `memory_needed` is above
+    `memory_limit_mb` (MiB; what the memory limit leaves beside what the process holds; None:
+    no limit). Called before anything is allocated."""
     need = memory_needed(patterns, missing, concurrent, search)
     if memory_limit_mb is None or need <= memory_limit_mb * 2**20:
         return
@@ -66,8 +67,9 @@ def check_memory(patterns: Sequence[Pattern], missing: Sequence[Pattern], memory
                 f"{size_text(build_bytes(worst))} of memory to build ({size_text(need)} in all)")
     else:
         what = f"the pattern databases need about {size_text(need)} of memory"
-    raise ValueError(f"{what}, over the memory limit of {size_text(memory_limit_mb * 2**20)}; "
-                     "choose smaller patterns")
+    # every caller passes what the process-wide limit leaves beside what the process holds
+    raise ValueError(f"{what}, more than the {size_text(memory_limit_mb * 2**20)} left under the memory limit; "
+                     "choose smaller patterns (or raise --memory-limit)")
 
 
 def fits_memory(patterns: Sequence[Pattern], missing: Sequence[Pattern], memory_limit_mb: float | None,
