@@ -33,7 +33,7 @@ from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
 from puzzleplan.encoders.runner import Deadline, stream
-from puzzleplan.plans.core.words import bound_words, count, metric_count
+from puzzleplan.plans.core.words import count, metric_count
 
 DEFAULT_MAX_HORIZON = 200
 OPTION_KEYS = ("goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card")
@@ -266,7 +266,18 @@ def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[
             ctx.stats.extra["cost_proof"] = f"none ({reason})"
         return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0])
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                  message=f"{reason} reached ({bound_words(model, ctx.lower_bound)})")
+                  message=_limit_words(ctx, reason))
+
+
+def _reason(call: HorizonResult | None) -> str:
+    """The limit an unanswered solver call names (extra["reason"]); the time limit by default."""
+    return "time limit" if call is None else str(call.extra.get("reason", "time limit"))
+
+
+def _limit_words(ctx: SearchContext, reason: str) -> str:
+    """A limit that ended the run, worded as the native engines word it ("time limit of 2 s
+    reached", "memory limit of 900 MiB reached"); the bound proved is the result's lower_bound."""
+    return ctx.time_limit_reached() if reason == "time limit" else f"{reason} reached"
 
 
 def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,
@@ -285,8 +296,8 @@ def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome
                           message=f"no plan up to horizon {cap} (max_horizon); give --max-moves to make it a cap")
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=proved + 1,
                       message=f"no plan within {metric_count(unit, cap)} (UNSAT proof)")
-    last = outcome.calls[-1].answer if outcome.calls else Answer.UNKNOWN
-    why = ("the solver gave up (time limit)" if last is Answer.UNKNOWN else
+    last = outcome.calls[-1] if outcome.calls else None
+    why = (_limit_words(ctx, _reason(last)) if last is None or last.answer is Answer.UNKNOWN else
            "UNSAT under exact-T semantics with shortest-plan cuts proves nothing about shorter plans")
     bound = (proved if proved is not None else lower - 1) + 1
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=bound, message=why)
@@ -309,7 +320,7 @@ def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, 
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
                           message=f"no plan up to horizon {cap} (max_horizon)")
         return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                      message="the solver gave up (time limit)")
+                      message=_limit_words(ctx, _reason(outcome.calls[-1] if outcome.calls else None)))
     assert outcome.cost is not None
     if ask.cap is not None and outcome.cost > ask.cap:
         if outcome.cost_global:

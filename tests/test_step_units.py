@@ -15,6 +15,7 @@ from puzzleplan.encoders.runner import Deadline
 from puzzleplan.models import load
 from puzzleplan.plans.cli import main
 from puzzleplan.plans.core.types import Request, Status
+from puzzleplan.plans.core.words import bound_words
 from puzzleplan.plans.solve import solve
 
 SOK = Path(__file__).resolve().parent.parent / "examples" / "sokoban"
@@ -93,8 +94,10 @@ def test_limit_message_counts_pushes(monkeypatch):
         raise Deadline()
         yield  # a generator, as stream is
     monkeypatch.setattr(engines, "stream", deadline_at_once)
-    result = solve(pushes_model("around.yaml"), "sat", Request(options={"encoding": "sok-push"}))
-    assert result.status is Status.LIMIT_REACHED and "push" in (result.message or "")
+    model = pushes_model("around.yaml")
+    result = solve(model, "sat", Request(options={"encoding": "sok-push"}))
+    assert result.status is Status.LIMIT_REACHED and result.message == "time limit reached"
+    assert "push" in bound_words(model, result.lower_bound)   # the bound line counts pushes
 
 
 def test_verify_rows_say_pushes(capsys):
