@@ -111,7 +111,8 @@ def costed(model: Any) -> bool:
 
 
 def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int, solver: str,
-               workers: int | None, time_limit: float | None, cost_bound: int | None = None) -> Iterator[HorizonResult]:
+               workers: int | None, time_limit: float | None, cost_bound: int | None = None,
+               memory_mb: int | None = None) -> Iterator[HorizonResult]:
     cls = encoding_class(encoding)
     if cls.backend == "sat":
         from puzzleplan.encoders.sat.base import solve_fixed
@@ -128,7 +129,7 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
         enc = cls(model, options)
         if cost_bound is not None:
             enc.cost_bound = cost_bound
-        result = solve(enc, horizon, workers=workers, time_limit=time_limit)
+        result = solve(enc, horizon, workers=workers, time_limit=time_limit, memory_mb=memory_mb)
         if cost_bound is not None and result.moves is not None:
             from puzzleplan.encoders.phases import plan_actions
             result.extra["cost"] = sum(a.cost for a in plan_actions(enc.task, result.moves))
@@ -147,14 +148,14 @@ def solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int,
               workers: int | None = None, time_limit: float | None = None,
               cost_bound: int | None = None, memory_mb: int | None = None) -> HorizonResult:
     """One horizon, one encoding; SAT in a killable child process (whose memory, with this
-    process's, is held to `memory_mb`), CP-SAT with its own time limit. `cost_bound` (generic
+    process's, is held to `memory_mb`), CP-SAT here with its own time limit (and `memory_mb`). `cost_bound` (generic
     encodings on a task with costs): plans of cost <= it only. A limit gives UNKNOWN with
     extra["reason"] naming it."""
     if time_limit is not None and time_limit <= 0:
         return HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": "time limit"})
     args = (model, encoding, options, horizon, solver, workers, time_limit, cost_bound)
-    if encoding_class(encoding).backend == "cpsat":
-        return next(_solve_one(*args))
+    if encoding_class(encoding).backend == "cpsat":   # in this process, watched for the memory limit
+        return next(_solve_one(*args, memory_mb))
     try:
         for result in stream(_solve_one, args, time_limit, memory_mb):
             return result

@@ -118,7 +118,8 @@ def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Requ
     def solve_at(t: int) -> HorizonResult:
         enc = cls(model, options)
         enc.budget = ctx.poll     # the limits hold while the model is built, too
-        return solve(enc, t, opts.get("params"), opts.get("workers"), ctx.remaining(), opts.get("hint"))
+        return solve(enc, t, opts.get("params"), opts.get("workers"), ctx.remaining(), opts.get("hint"),
+                     request.limits.memory_mb)
     outcome = yield from drain(strategies.run(solve_at, strategy, lower, cap, mode, parity))
     ask = phases.cost
     if ask is not None and outcome.moves is not None:
@@ -128,7 +129,8 @@ def _cp_calls(model: Any, encoding: str, options: EncodingOptions, request: Requ
         def minimise(H: int, upper: int) -> Iterator[HorizonResult]:
             enc = cls(model, options.with_(goal="by"))
             enc.objective, enc.cost_bound = not ask.any_plan, upper
-            result = solve(enc, H, opts.get("params"), opts.get("workers"), ctx.remaining(), first)
+            result = solve(enc, H, opts.get("params"), opts.get("workers"), ctx.remaining(), first,
+                           request.limits.memory_mb)
             result.extra["cost_optimal"] = result.extra.get("cp_status") == "OPTIMAL" and enc.objective
             return cost_results([result], enc.task, upper)
         outcome = yield from drain(cheapest(outcome, ask, analysis_of(model).task, minimise))

@@ -101,3 +101,41 @@ def test_the_sat_engine_stops_at_the_memory_limit() -> None:
     result = puzzleplan.solve(model, "sat", encoding="tiles-moves", memory_mb=1, time_limit=60)
     assert result.status is puzzleplan.Status.LIMIT_REACHED
     assert result.message == "memory limit of 1 MiB reached" and result.lower_bound is not None   # the solver process's
+
+
+def _hard_cp_sat_horizon():
+    """Korf #55 (41 moves) asked at 39 by CP-SAT: seconds of search, never a quick answer."""
+    import puzzleplan
+    from puzzleplan.encoders.base import encoding_class
+    from puzzleplan.encoders.certify import proof_options
+    model = puzzleplan.load(Path(__file__).resolve().parent.parent / "examples" / "tiles" / "korf-055.yaml")
+    return encoding_class("cp-tiles-bool")(model, proof_options(model)[0]), 39
+
+
+def test_cp_sat_stops_at_the_memory_limit(monkeypatch) -> None:
+    """CP-SAT searches in this process: the watch stops it when the memory passes the limit."""
+    from puzzleplan.encoders.base import Answer
+    from puzzleplan.encoders.cpsat import base
+    monkeypatch.setattr(base, "WATCH_EVERY", 0.001)
+    monkeypatch.setattr(base, "resident_mb", lambda pid="self": 10.0**6)   # as if the search grew without bound
+    encoding, horizon = _hard_cp_sat_horizon()
+    started = time.monotonic()
+    result = base.solve(encoding, horizon, time_limit=60, memory_mb=2_000)
+    assert result.answer is Answer.UNKNOWN and result.extra["reason"] == "memory limit of 2000 MiB"
+    assert time.monotonic() - started < 30   # stopped by the watch, not by the 60 s time limit
+
+
+def test_ctrl_c_stops_cp_sat_at_once_and_is_not_swallowed(monkeypatch) -> None:
+    """Ctrl-C during a CP-SAT search stops it and reaches the caller as KeyboardInterrupt (CP-SAT's
+    own handler would end the search as if by the time limit and keep the interrupt)."""
+    from puzzleplan.encoders.cpsat import base
+
+    def interrupt(pid="self"):
+        raise KeyboardInterrupt   # arrives in the watching thread, as a signal's handler raises it
+    monkeypatch.setattr(base, "WATCH_EVERY", 0.001)
+    monkeypatch.setattr(base, "resident_mb", interrupt)
+    encoding, horizon = _hard_cp_sat_horizon()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        base.solve(encoding, horizon, time_limit=60, memory_mb=2_000)
+    assert time.monotonic() - started < 30

@@ -2,11 +2,17 @@
 
 Parameters can be given as SatParameters text (`"num_workers:4 max_time_in_seconds:10"`), a
 native plan can be passed as a solution hint, and the model can be exported as a proto file.
+
+CP-SAT runs in this process, so the solve is watched from here (`_watched`): it runs in a
+thread while this one checks the memory limit and takes Ctrl-C. CP-SAT's own SIGINT handler
+is turned off because it would end the search as if by the time limit and swallow the
+interrupt, and its `max_memory_in_mb` is not enforced by the multi-worker search.
 """
 from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 import time
 from types import ModuleType
 from typing import Any, Callable, ClassVar
@@ -15,6 +21,9 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 
 from puzzleplan.encoders.base import Answer, EncodingOptions, HorizonResult, steps_of
+from puzzleplan.plans.core.memory import resident_mb
+
+WATCH_EVERY = 0.25   # seconds between looks at the memory while CP-SAT searches
 
 
 def _lazy(name: str) -> ModuleType:
@@ -92,9 +101,44 @@ def solver_parameters(text: str | None, workers: int | None, time_limit: float |
     return solver
 
 
+def _watched(solver: Any, model: Any, memory_mb: int | None) -> tuple[Any, str | None]:
+    """solver.Solve(model) in a thread, stopped (StopSearch) when this process's resident memory
+    passes `memory_mb` or Ctrl-C comes (re-raised once the search has stopped). Returns the
+    status and the limit that stopped it, if any."""
+    solver.parameters.catch_sigint_signal = False
+    outcome: dict[str, Any] = {}
+    # an Event, not Thread.join: a join that Ctrl-C interrupts may report the thread ended while
+    # CP-SAT still runs (its threads then abort the interpreter at exit)
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.Solve(model)
+        except BaseException as exc:   # handed to the caller's thread
+            outcome["error"] = exc
+        finally:
+            finished.set()
+    threading.Thread(target=run, name="cp-sat", daemon=True).start()
+    stopped = None
+    try:
+        while not finished.wait(WATCH_EVERY):
+            if stopped is None and memory_mb is not None and resident_mb() > memory_mb:
+                stopped = f"memory limit of {memory_mb} MiB"
+                solver.StopSearch()
+    except KeyboardInterrupt:
+        solver.StopSearch()
+        finished.wait()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"], stopped
+
+
 def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers: int | None = None,
-          time_limit: float | None = None, hint: list[str] | None = None) -> HorizonResult:
-    """Build and solve one horizon; the model's size is read off its proto."""
+          time_limit: float | None = None, hint: list[str] | None = None,
+          memory_mb: int | None = None) -> HorizonResult:
+    """Build and solve one horizon; the model's size is read off its proto. `memory_mb`: the
+    process's memory limit, which stops the search (UNKNOWN, extra["reason"] naming it)."""
     started = time.perf_counter()
     model = encoding.build(horizon)
     if hint:
@@ -106,7 +150,7 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
             return HorizonResult(horizon, Answer.UNKNOWN, None, 0, 0, built - started, 0.0,
                                  {"cp_status": "UNKNOWN", "reason": "time limit"})
     solver = solver_parameters(params, workers, time_limit, type(encoding).parameters)
-    status = solver.Solve(model)
+    status, stopped = _watched(solver, model, memory_mb)
     solved = time.perf_counter()
     proto = model.Proto()
     answer = {cp_model.OPTIMAL: Answer.SAT, cp_model.FEASIBLE: Answer.SAT,
@@ -116,7 +160,8 @@ def solve(encoding: CpEncoding, horizon: int, params: str | None = None, workers
     moves = encoding.decode(solver, horizon) if answer is Answer.SAT else None
     extra = {"cp_status": solver.StatusName(status)}
     if answer is Answer.UNKNOWN:   # CP-SAT stops without an answer at its time limit (ours or the caller's parameters)
-        extra["reason"] = "time limit" if solver.parameters.max_time_in_seconds < float("inf") else "solver limit"
+        extra["reason"] = stopped or ("time limit" if solver.parameters.max_time_in_seconds < float("inf")
+                                      else "solver limit")
     return HorizonResult(horizon, answer, moves, len(proto.variables), len(proto.constraints),
                          built - started, solved - built, extra,
                          None if moves is None else steps_of(encoding, moves))
