@@ -26,10 +26,16 @@ def default_engine(model: Model, request: Request) -> str:
     greedy expands up to 1.8x A*'s states below the optimum (though up to 8x fewer above it).
     They stay available by name (`dfs`: a table DFS under a cap; `greedy`: best-first reopening
     states reached shallower) for instances too hard to solve optimally.
+
+    Options only IDA* reads (a heuristic, a pattern partition) ask for IDA* where the family's
+    engine reads none (a small tiles board, whose default is the breadth-first sweep).
     """
     if request.any_plan and request.max_moves is None:
         return "greedy"
-    return getattr(model, "default_engine", "bfs")
+    engine = getattr(model, "default_engine", "bfs")
+    if not engines.reads_heuristic(engine) and ("heuristic" in request.options or "partition" in request.options):
+        return "idastar"
+    return engine
 
 
 def check_engine_name(name: str) -> str:

@@ -119,3 +119,20 @@ def test_hex_notation() -> None:
     model = loads("puzzle: tiles\nnotation: hex\nstart: '12 30'\ngoal: '10 32'\n")
     assert model.start_grid == (("1", "2"), ("3", "_"))
     assert check_plan(model, "U").valid
+
+
+def test_small_boards_default_to_the_breadth_first_sweep_and_heuristic_options_to_ida() -> None:
+    """A board of at most a million arrangements that packs is swept by bfs (as optimal, and
+    quicker than loading IDA*'s tables); the 15-puzzle stays with IDA*; asking for a heuristic
+    or a partition without an engine asks for IDA*."""
+    from puzzleplan.models.tiles.board import arrangements
+    from puzzleplan.plans.solve import default_engine
+    eight = loads("puzzle: tiles\nstart: [[1, 2, 3], [4, 5, 6], [7, _, 8]]\ngoal: [[1, 2, 3], [4, 5, 6], [7, 8, _]]\n")
+    fifteen = loads("puzzle: tiles\nstart: [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, _, 15]]\n"
+                    "goal: [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, _]]\n")
+    assert arrangements(eight.start) == 362_880 and arrangements(bytes([0, 1, 1, 2])) == 12
+    assert eight.default_engine == "bfs" and fifteen.default_engine == "idastar"
+    assert default_engine(eight, Request(options={"partition": [["1", "2"]]})) == "idastar"
+    assert default_engine(eight, Request(options={"heuristic": "manhattan"})) == "idastar"
+    found = solve(eight)
+    assert found.engine == "bfs" and found.status is Status.OPTIMAL and found.plan.length == 1

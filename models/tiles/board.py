@@ -12,6 +12,7 @@ A state names each cell's face by an index; index 0 (`BLANK_INDEX`) is the blank
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -134,6 +135,15 @@ def permutation_is_odd(perm: list[int]) -> bool:
         if length:
             transpositions += length - 1
     return transpositions % 2 == 1
+
+
+def arrangements(layout: bytes) -> int:
+    """How many boards hold `layout`'s faces (blank included) in some order: the multinomial
+    n! / (c1! c2! ...), an upper bound on the states reachable from it."""
+    total = math.factorial(len(layout))
+    for face in set(layout):
+        total //= math.factorial(layout.count(face))
+    return total
 
 
 def has_repeated_faces(goal: bytes) -> bool:

@@ -169,10 +169,13 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     """Request.options from the engine options given (encoders', --heuristic, --partition, --rule,
     --hint)."""
     options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
+    asked = {**options, **({"partition": args.partition} if getattr(args, "partition", None) else {})}
+    # the engine these options go to: without --engine, a heuristic or a partition asks for IDA*
+    engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves,
+                                                          options=asked))
     if "heuristic" in options:
         from puzzleplan.models.family import family_of
         from puzzleplan.plans.core.engines import reads_heuristic
-        engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves))
         if not reads_heuristic(engine):
             raise InputError(f"--heuristic goes with --engine idastar or a task engine, not {engine}")
         desc = family_of(model)
@@ -187,7 +190,7 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     if getattr(args, "partition", None):
         options["partition"] = _checked_partition(args, model)
     if getattr(args, "rule", None):
-        options["rules"] = _checked_rules(args, model)
+        options["rules"] = _checked_rules(args, engine)
     if getattr(args, "hint", False):
         native = solve(model, getattr(model, "default_engine", "bfs"),
                        Request(max_moves=model.max_moves, limits=limits_of(args)))
@@ -196,10 +199,9 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     return options
 
 
-def _checked_rules(args: argparse.Namespace, model: Any) -> dict[str, bool]:
-    """--rule (repeatable, comma-separated) checked against the engine's rules before any search."""
+def _checked_rules(args: argparse.Namespace, engine: str) -> dict[str, bool]:
+    """--rule (repeatable, comma-separated) checked against `engine`'s rules before any search."""
     from puzzleplan.plans.core import engine_rules
-    engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves))
     try:
         return engine_rules.checked(engine, ",".join(args.rule))
     except ValueError as exc:
