@@ -20,10 +20,13 @@ free for anything a solver prints). It dies with the parent (Linux
 the warm-up calls while it waits (imports; tiles-pdb's pattern tables). `verify` opens one before
 its native search, so the first row's start (0.1 s of interpreter and imports; 0.45 s more for a
 15-puzzle's tables) overlaps that search, and each later row's start overlaps the row before.
+`early_child()` starts one sooner still, at the top of a command, with only the solver imports:
+the first `warm_children` block inside takes it over and sends it its warm-ups.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import subprocess
@@ -61,11 +64,22 @@ MEMORY_POLL = 0.25   # seconds between looks at the child's memory when a limit 
 class _Child:
     process: subprocess.Popen[bytes]
     receiver: Connection
+    early: bool = False   # started by early_child, not yet taken over by a warm_children block
 
     @property
     def stdin(self) -> IO[bytes]:
         assert self.process.stdin is not None
         return self.process.stdin
+
+    def warm(self, calls: Sequence[Call]) -> None:
+        """Send warm-up calls, which the child runs while it waits for its work."""
+        try:
+            for call in calls:
+                pickle.dump(("warm", pickle.dumps(call)), self.stdin)
+            self.stdin.flush()
+        except BrokenPipeError:
+            self.close()
+            raise RuntimeError("the solver process could not start") from None
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -100,10 +114,29 @@ class _Spares:
         return _start()
 
     def replace(self, warmups: Sequence[Call] | None) -> None:
-        """Warm children with `warmups` from now on (None: no spare child)."""
+        """Warm children with `warmups` from now on (None: no spare child). A child started
+        early (`early_child`) and still alive is given them instead of a new one starting."""
         with self.lock:
             old, self.warmups = self.child, warmups
-            self.child = None if warmups is None else _start(warmups)
+            self.child = None
+            if warmups is not None and old is not None and old.early and old.process.poll() is None:
+                old.early = False
+                try:
+                    old.warm(warmups)
+                    self.child, old = old, None
+                except RuntimeError:
+                    old = None
+            if warmups is not None and self.child is None:
+                self.child = _start(warmups)
+        if old is not None:
+            old.close()
+
+    def start_early(self, warmups: Sequence[Call]) -> None:
+        """A child started now with `warmups`, for the next `replace` to warm further."""
+        child = _start(warmups)
+        child.early = True
+        with self.lock:
+            old, self.child = self.child, child
         if old is not None:
             old.close()
 
@@ -127,13 +160,36 @@ def _start(warmups: Sequence[Call] = ()) -> _Child:
     child = _Child(process, Connection(read_fd, writable=False))
     try:
         pickle.dump(list(sys.path), child.stdin)
-        for call in warmups:
-            pickle.dump(("warm", pickle.dumps(call)), child.stdin)
-        child.stdin.flush()
     except BrokenPipeError:
         child.close()
         raise RuntimeError("the solver process could not start") from None
+    child.warm(warmups)
     return child
+
+
+SOLVER_IMPORTS: list[Call] = [(importlib.import_module, ("pysat.solvers",)),
+                               (importlib.import_module, ("puzzleplan.encoders.sat.base",))]
+
+
+@contextmanager
+def early_child(warmups: Sequence[Call] = SOLVER_IMPORTS) -> Iterator[None]:
+    """Start a solver process now, before the caller knows what it will solve (a command still
+    loading its puzzle), so its interpreter start and imports overlap that; the first
+    `warm_children` block inside takes it over and sends it that block's warm-ups. A child
+    nothing took over ends with the block."""
+    try:
+        _spares.start_early(warmups)
+    except (OSError, RuntimeError):   # the first call starts its own
+        pass
+    try:
+        yield
+    finally:
+        with _spares.lock:
+            child = _spares.child if _spares.child is not None and _spares.child.early else None
+            if child is not None:
+                _spares.child = None
+        if child is not None:
+            child.close()
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 
 from puzzleplan.encoders import runner
-from puzzleplan.encoders.runner import Deadline, stream, warm_children
+from puzzleplan.encoders.runner import Deadline, early_child, stream, warm_children
 
 
 def pids_and_modules(count: int) -> Iterator[tuple[int, bool]]:
@@ -67,6 +67,31 @@ def test_a_failing_warm_up_only_loses_its_head_start():
     with warm_children([(failing, ()), (importlib.import_module, ("no_such_module_anywhere",))]
                        + IMPORT_COLORSYS):
         assert list(stream(pids_and_modules, (1,), 10.0))[0][1]
+
+
+def test_a_child_started_early_is_taken_over_by_the_block_inside():
+    """early_child starts a process before the warm-ups are known; the warm_children block
+    inside sends them to it, and the first call runs there with both sets done."""
+    with early_child([(importlib.import_module, ("json",))]):
+        early = runner._spares.child
+        assert early is not None and early.early
+        with warm_children(IMPORT_COLORSYS):
+            assert runner._spares.child is early and not early.early
+            (pid, imported), = stream(pids_and_modules, (1,), 10.0)
+            assert pid == early.process.pid and imported
+    assert runner._spares.child is None
+
+
+def test_an_early_child_nothing_took_ends_with_its_block():
+    with early_child():
+        early = runner._spares.child
+        with warm_children(None):    # no SAT row: the early child is not wanted
+            pass
+    assert runner._spares.child is None
+    assert early is not None and early.process.poll() is not None
+    with early_child():
+        early = runner._spares.child
+    assert early is not None and early.process.poll() is not None and runner._spares.child is None
 
 
 def test_none_starts_no_child_ahead():

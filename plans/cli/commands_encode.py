@@ -36,7 +36,14 @@ def _check_solvers(names: list[str], option: str) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """The native optimum L, then per encoding a checked plan of the claim and UNSAT below it
-    (plans.verify); one `--time-limit` covers the whole command."""
+    (plans.verify); one `--time-limit` covers the whole command. A solver process starts at
+    once, so its start overlaps loading the puzzle (encoders.runner.early_child)."""
+    from puzzleplan.encoders.runner import early_child
+    with early_child():
+        return _verify(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
     model = load_model(args)
     started = time.monotonic()
     encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
