@@ -128,3 +128,19 @@ def test_bfs_stopped_by_a_limit_keeps_the_bound_it_proved(native: bool) -> None:
     stopped = solve(model, "bfs", Request(limits=Limits(max_states=3_000), options={"native": native}))
     assert full.status is Status.OPTIMAL and stopped.status is Status.LIMIT_REACHED
     assert stopped.lower_bound is not None and 2 <= stopped.lower_bound <= full.plan.length
+
+
+def test_a_layer_merge_that_would_pass_the_memory_limit_ends_the_sweep_before_it(monkeypatch) -> None:
+    """The merge of a layer's chunks allocates several times their size at once, between polls:
+    its memory is reserved first. With the process held at 100 MiB and a limit of 101, the 8-puzzle's
+    sweep, complete without the reservation, stops at the first merge needing more than 1 MiB."""
+    import puzzleplan.plans.core.context as context
+    from catalogue import EXAMPLES
+    from puzzleplan.models import load
+    monkeypatch.setattr(layered, "CHUNK", 256)                    # many chunks per layer
+    monkeypatch.setattr(context, "resident_mb", lambda pid="self": 100.0)
+    model = load(EXAMPLES / "tiles" / "eight-31.yaml")
+    assert explore(model, SearchContext(Limits(memory_mb=1_000))).complete
+    out = explore(model, SearchContext(Limits(memory_mb=101)))
+    assert not out.complete and "merging the next layer" in out.message
+    assert 0 < out.reachable < 181_440

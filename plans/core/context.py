@@ -82,6 +82,13 @@ class SearchContext:
         if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
             raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached")
 
+    def reserve(self, nbytes: int, what: str) -> None:
+        """LimitReached when allocating `nbytes` more would pass the memory limit: called before
+        a step that allocates much at once between two polls (`what` it is, for the message)."""
+        limit = self.limits.memory_mb
+        if limit is not None and resident_mb() + nbytes / 2**20 > limit:
+            raise LimitReached(f"memory limit of {limit} MiB reached ({what} needs {nbytes / 2**20:,.0f} MiB more)")
+
     def report(self, now: float | None = None) -> None:
         """Show the statistics now (poll() does so every interval; steps that come seldom, such
         as a horizon answered, call this to be shown at once)."""

@@ -19,7 +19,10 @@ memory and time stay proportional to the layers, never to a global visited set. 
 are checked against every stored layer.
 
 Limits: `ctx.poll()` runs between chunks of at most CHUNK states, with `stats.states` up to date,
-so --time-limit, --max-states and --memory-limit end the search cleanly between chunks.
+so --time-limit, --max-states and --memory-limit end the search cleanly between chunks. The
+merge of a layer's chunks allocates several times the chunks' arrays at once, so its memory is
+reserved first (`ctx.reserve`): a merge that would pass the limit ends the search before it
+(it took 3x4 and 3x5 boards to 2-2.6 times the limit).
 
 Workers (`explore --workers N`, `solve --engine pbfs --workers N`): the chunks of a layer go to N
 threads; the layer's final merge stays serial (3x4 tiles, 4,989,600 states: 1.67 s with one
@@ -105,6 +108,8 @@ def next_layer(space: PackedSpace, layers: Sequence[Layer], ctx: SearchContext, 
         ctx.stats.states = stored + sum(p[0].size for p in parts)  # at most: chunks may share states
         ctx.poll()
     ctx.stats.states = stored   # the caller adds the layer's exact size
+    if len(parts) > 1:
+        ctx.reserve(_merge_bytes(parts), "merging the next layer")
     if len(parts) == 1:
         keys, parent, code = parts[0]
     elif parts:
@@ -114,6 +119,14 @@ def next_layer(space: PackedSpace, layers: Sequence[Layer], ctx: SearchContext, 
     if not keep_links:
         return Layer(keys)
     return Layer(keys, parent.astype(np.int32 if current.size < 2**31 else np.int64), code.astype(np.int32))
+
+
+def _merge_bytes(parts: Sequence[tuple[np.ndarray, ...]]) -> int:
+    """Peak memory `_first_of_each` adds over the chunks' arrays: their concatenation, the
+    sort's order and sorted keys, the first-occurrence flags and picks, and the result."""
+    rows = sum(p[0].size for p in parts)
+    row_bytes = sum(a.itemsize for a in parts[0])
+    return rows * (2 * row_bytes + 8 + 8 + 1 + 8)
 
 
 def _unseen(older: Sequence[np.ndarray], children: np.ndarray, *with_: np.ndarray) -> tuple[np.ndarray, ...]:
