@@ -352,3 +352,43 @@ def test_cli_solve_explore_check_hanoi(capsys) -> None:
     assert code == 0 and "81 states" in out
     code, out, _ = run_cli(capsys, "solve", JUGS_YAML, "--engine", "astar")
     assert code == 0 and "6 moves" in out
+
+
+WALK_PY = '''
+class Walk:
+    """An endless grid: no sweep of its space could end."""
+    def __init__(self, names="R U"):
+        self.names = names.split(" ")
+    def initial(self):
+        return (0, 0)
+    def is_goal(self, state):
+        return state == (3, 0)
+    def successors(self, state):
+        x, y = state
+        return [("R", (x + 1, y)), ("U", (x, y + 1))]
+    def plan_moves(self, actions):
+        return [self.names[0] if a == "R" else self.names[1] for a in actions]
+'''
+
+
+def test_a_plan_of_a_class_is_checked_by_replay_without_sweeping_its_space(tmp_path: Path, monkeypatch) -> None:
+    import puzzleplan.models.user.task as task
+
+    def no_sweep(model):
+        raise AssertionError("the checker swept the class's space")
+    monkeypatch.setattr(task, "enumerate_task", no_sweep)
+    (tmp_path / "walk.py").write_text(WALK_PY)
+    model = _from_text(tmp_path, "puzzle: python:./walk.py:Walk\n")
+    result = solve(model, "bfs")
+    assert result.status is Status.OPTIMAL and list(result.plan.moves) == ["R", "R", "R"]
+    assert check_plan(model, "R R R").valid and not check_plan(model, "R U R").valid
+
+
+@pytest.mark.parametrize("names, says", [("m m", "gives two legal moves of one state the name 'm'"),
+                                          ("R u,p", "returned the move name 'u,p'; a move name is one token")])
+def test_move_names_plans_cannot_be_read_back_by_are_the_class_s_error(tmp_path: Path, capsys, names: str,
+                                                                      says: str) -> None:
+    (tmp_path / "walk.py").write_text(WALK_PY)
+    (tmp_path / "p.yaml").write_text(f"puzzle: python:./walk.py:Walk\nnames: {names}\n")
+    code, out, err = run_cli(capsys, "solve", str(tmp_path / "p.yaml"))
+    assert code == 2 and says in err and err.count("\n") == 1 and "internal" not in err

@@ -309,8 +309,19 @@ class UserModel(ModelBase):
                     except Exception as exc:
                         raise self._hook_error("successors", f"yielded an unhashable next state of type "
                                                              f"{type(child).__name__} ({_describe_exc(exc)})") from None
+                self._check_distinct_names(items)
             return items
         return successors
+
+    def _check_distinct_names(self, items: list[tuple[Any, Any]]) -> None:
+        """Plans are read back by move name, so the legal moves of one state need distinct names."""
+        names = self.plan_moves([action for action, _ in items])
+        seen: set[str] = set()
+        for name in names:
+            if name in seen:
+                raise self._hook_error("plan_moves", f"gives two legal moves of one state the name {quote(name)}; "
+                                                     "plans are read back by move name, so each needs its own")
+            seen.add(name)
 
     def _check_pair(self, item: Any) -> None:
         try:
@@ -343,10 +354,15 @@ class UserModel(ModelBase):
             return [str(a) for a in actions]
         moves = self._call("plan_moves", list(actions))
         try:
-            return [str(m) for m in moves]
+            names = [str(m) for m in moves]
         except Exception as exc:
             raise self._hook_error("plan_moves", f"returned {quote(moves)}; expected a list of move names "
                                                  f"({_describe_exc(exc)})") from None
+        for name in names:
+            if not name or any(c.isspace() or c == "," for c in name):
+                raise self._hook_error("plan_moves", f"returned the move name {quote(name)}; a move name is one "
+                                                     "token: not empty, no spaces or commas")
+        return names
 
     def render(self, state: Any) -> str:
         if not callable(getattr(self.inner, "render", None)):

@@ -172,10 +172,15 @@ def states_by_move_names(model: Any, tokens: Sequence[str]) -> list[Any]:
 
 def _replay_with_model(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
     """The replay of a family without a checker: the task checker on its compiled task, else
-    (too large to compile) the model's own successors, matched by move name."""
+    (too large to compile, or a user's class) the model's own successors, matched by move name.
+    A class's task is its own successors enumerated, up to 100,000 states: replaying through
+    them checks the same, without a sweep of the space that no limit bounds."""
     from puzzleplan.models.task.compile import NotCompilable, compiled
+    from puzzleplan.models.user.model import UserModel
     from puzzleplan.plans.check import task as task_checker
     try:
+        if isinstance(model, UserModel):
+            raise NotCompilable("a user's class")
         compiled(model)
     except NotCompilable:
         return model.is_goal(states_by_move_names(model, tokens)[-1]), len(tokens)
