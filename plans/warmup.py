@@ -88,6 +88,8 @@ def _warm_family(desc: Any) -> None:
         for heuristic in desc.heuristics or (None,):
             options = {} if heuristic is None else {"heuristic": heuristic}
             result = solve(model, engine, Request(options=options))
+            if result.message.startswith("interrupted"):   # Ctrl-C, which solve turned into a status
+                raise KeyboardInterrupt
             if not result.status.has_plan:
                 raise RuntimeError(f"warm-up solve ({engine}, {metric}) ended with {result.status.value}: "
                                    f"{result.message}")

@@ -159,3 +159,28 @@ def test_verify_keeps_the_bound_the_native_search_proved_before_a_limit(capsys) 
 def test_a_time_limit_is_written_as_a_user_would() -> None:
     from puzzleplan.plans.core.context import _seconds
     assert [_seconds(x) for x in (600, 0.5, 2.90928, 0.001, 1200.0)] == ["600", "0.5", "2.91", "0.001", "1200"]
+
+
+def test_ctrl_c_during_warm_up_is_an_interrupt_not_an_internal_error(capsys, monkeypatch) -> None:
+    import puzzleplan.plans.solve as solving
+    from puzzleplan.plans.core.types import Result, Stats, Status
+
+    def interrupted(model, engine=None, request=None, ctx=None):
+        return Result(Status.LIMIT_REACHED, engine or "idastar", None, None, Stats(), "interrupted (Ctrl-C)")
+    monkeypatch.setattr(solving, "solve", interrupted)
+    code, out, err = run_cli(capsys, "warm-up", "--json")
+    assert code == 3 and json.loads(out) == {"status": "limit_reached", "message": "interrupted (Ctrl-C)"}
+    assert err.strip() == "puzzleplan: interrupted"
+
+
+def test_pdb_build_refuses_a_state_limit_and_reports_ctrl_c_as_a_limit(capsys, monkeypatch) -> None:
+    eight = str(EXAMPLES / "tiles" / "eight-31.yaml")
+    code, out, err = run_cli(capsys, "pdb", "build", eight, "--max-states", "10")
+    assert code == 2 and "--max-states does not apply" in err and out == ""
+    import puzzleplan.models.tiles.pdb as pdb
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(pdb, "databases_for", interrupted)
+    code, out, err = run_cli(capsys, "pdb", "build", eight, "--json")
+    assert code == 3 and json.loads(out)["message"] == "interrupted (Ctrl-C)"

@@ -91,8 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail("error: ", str(exc), EXIT_INPUT)
     except EngineBug as exc:
         return fail("internal error: ", str(exc), EXIT_BUG)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:   # a command that reports its partial work catches it itself
         print("puzzleplan: interrupted", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json.dumps({"status": "limit_reached", "message": "interrupted (Ctrl-C)"}))
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK

@@ -28,6 +28,9 @@ def cmd_pdb(args: argparse.Namespace) -> int:
             faces = " ".join(e.faces or []) if e.valid_header else "(not a valid table: would be rebuilt)"
             print(f"  {e.path.name}  {e.board}  {e.entries or 0:>11,} entries  {e.size / 2**20:7.1f} MiB  {faces}")
         return EXIT_OK
+    if getattr(args, "max_states", None) is not None:
+        raise InputError("pdb build: --max-states does not apply to a table build (it stores no search states); "
+                         "--time-limit and --memory-limit do")
     model = load_model(args)
     tiles_pdb = pattern_databases(model, f"{args.file}: pdb build")
     partition = partition_groups(args.partition) if args.partition else None
@@ -51,12 +54,15 @@ def _pdb_build(args: argparse.Namespace, model: Any, tiles_pdb: Any, partition: 
                                       memory_limit_mb=memory, time_limit=stop_after)
     except ValueError as exc:
         raise InputError(f"{args.file}: {exc}") from None
-    except LimitReached as exc:
+    except (LimitReached, KeyboardInterrupt) as exc:
         ctx.finish()
+        why = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc)
+        if partition and args.budget and stop_after == args.budget and why.startswith("time limit"):
+            why = f"the --budget of {args.budget:g} s reached"
         if args.json:
-            print_json({"status": "limit_reached", "message": str(exc), "seconds": round(ctx.elapsed(), 3)})
+            print_json({"status": "limit_reached", "message": why, "seconds": round(ctx.elapsed(), 3)})
         else:
-            print(f"status:  limit_reached: {exc}; nothing was cached for the unfinished tables")
+            print(f"status:  limit_reached: {why}; nothing was cached for the unfinished tables")
         return EXIT_LIMIT
     ctx.finish()
     rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
