@@ -232,3 +232,14 @@ def test_import_puzzleplan_stays_light() -> None:
             "if m in sys.modules]; print(' '.join(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
+
+
+def test_api_arguments_out_of_their_range_are_named(tmp_path) -> None:
+    model = puzzleplan.load(SIX)
+    with pytest.raises(TypeError, match="plan: expected text"):
+        puzzleplan.check(model, None)
+    with pytest.raises(ValueError, match="workers: expected a whole number >= 1, got 0"):
+        puzzleplan.explore(model, workers=0)
+    with pytest.raises(FileNotFoundError, match="no such folder") as raised:
+        puzzleplan.render_file(model, tmp_path / "nodir" / "x.svg")
+    assert str(tmp_path / "nodir") in str(raised.value) and not list(tmp_path.iterdir())

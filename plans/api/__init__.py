@@ -227,6 +227,8 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
         plan = plan.plan
     if hasattr(plan, "moves"):   # a Plan
         return check_plan(model, list(plan.moves), notation or "printed")
+    if not isinstance(plan, (str, list, tuple)):
+        raise TypeError(f"plan: expected text, a list of moves, a Plan or a Result, got {type(plan).__name__}")
     return check_plan(model, plan, notation)
 
 
@@ -241,6 +243,8 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"explore() got an unexpected keyword {sorted(keywords)[0]!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers: expected a whole number >= 1, got {workers!r}")
     with _display(progress) as display:
         ctx = SearchContext(limits, display)
         if workers > 1:

@@ -4,6 +4,7 @@ A reader never sees half a file, and a failed write leaves the old file (or none
 """
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from contextlib import contextmanager
@@ -18,6 +19,8 @@ def replaced(path: str | Path, make_folder: bool = False) -> Iterator[str]:
     target = Path(path).resolve()
     if make_folder:
         target.parent.mkdir(parents=True, exist_ok=True)
+    elif not target.parent.is_dir():   # named here: mkstemp's error would name the temporary file
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(target.parent))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=target.suffix)
     os.close(fd)
     try:

@@ -17,7 +17,6 @@ family pictures share), `generic` (the text-grid view of families without a pict
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,19 +129,7 @@ def render_file(model: Any, path: str | os.PathLike[str], plan: Any = None, to: 
     """Write the picture to `path` (format from `to` or the suffix), all or nothing: it is made
     in full first, then written beside the target and renamed onto it. OSError when the file
     cannot be written."""
+    from puzzleplan.plans.core.files import write_bytes
     made = make(model, plan, format_of(path, to), frame, seconds, scale)
-    data = made.data.encode("utf-8") if isinstance(made.data, str) else made.data
-    target = os.path.abspath(os.fspath(path))
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzleplan-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; give the file normal permissions
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_bytes(path, made.data.encode("utf-8") if isinstance(made.data, str) else made.data)
     return made
