@@ -52,7 +52,8 @@ def batch(spec: str | Path | Spec, output: str | Path | None = None, workers: in
     output: the table (.parquet or .csv; default the spec's `output:`, else SPEC_STEM.parquet
     beside the spec). workers: runs at a time (local pool) or LocalCluster workers.
     scheduler: a Dask scheduler address (tcp://HOST:PORT); cluster="local": a Dask LocalCluster.
-    resume: keep the rows already in the table and run the rest; overwrite: start again.
+    resume: keep the table's rows of the spec's runs and run the rest (rows of runs the spec no
+    longer makes are dropped, with a warning and `dropped` in the report); overwrite: start again.
     progress: None (silent) or a Progress (puzzleplan.plans.core.progress)."""
     parsed = spec if isinstance(spec, Spec) else load_spec(spec)
     target = Path(output) if output is not None else default_output(parsed)

@@ -2,11 +2,14 @@
 
 Rows are journaled as runs finish and the table is rewritten whole from time to time
 (`CHECKPOINT_SECONDS`) and at the end, in run order. `resume` keeps the rows already in the
-table (and in a journal a killed batch left) and runs only the others. Ctrl-C kills the running
-processes, keeps every row that finished, writes the table, and reports `interrupted`.
+table (and in a journal a killed batch left) that are runs of the spec, runs only the others,
+and drops the rows of runs the spec no longer makes (another engine, option, limit or instance:
+an earlier spec's), saying so, so the table holds the spec's runs alone. Ctrl-C kills the
+running processes, keeps every row that finished, writes the table, and reports `interrupted`.
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -14,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from puzzleplan.plans.batch.crosscheck import ANSWERED, ConfigSummary, disagreements, summarize
+from puzzleplan.plans.batch.run import Run
 from puzzleplan.plans.batch.spec import Spec
 from puzzleplan.plans.batch.table import Journal, existing_rows, normalized, table_format, write_rows
 from puzzleplan.plans.core.progress import Progress
 
 CHECKPOINT_SECONDS = 30.0
+log = logging.getLogger(__name__)   # unconfigured, a warning is its message alone on stderr
 
 
 class OutputExists(Exception):
@@ -41,6 +46,7 @@ class BatchReport:
     rows: list[dict[str, Any]] = field(default_factory=list)
     summary: list[ConfigSummary] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    dropped: int = 0              # rows of runs the spec no longer makes, dropped from the table on resume
 
     @property
     def statuses(self) -> Counter:
@@ -48,7 +54,8 @@ class BatchReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"spec": self.spec, "output": self.output, "executor": self.executor, "runs": self.runs,
-                "ran": self.ran, "resumed": self.resumed, "skipped": self.skipped, "interrupted": self.interrupted,
+                "ran": self.ran, "resumed": self.resumed, "dropped": self.dropped, "skipped": self.skipped,
+                "interrupted": self.interrupted,
                 "seconds": round(self.seconds, 3), "statuses": dict(self.statuses),
                 "summary": [s.as_dict() for s in self.summary], "disagreements": self.disagreements}
 
@@ -70,9 +77,11 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
     journal = Journal(output)
     if overwrite:
         journal.close(remove=True)
-    kept = existing_rows(output) if resume else []
-    wanted = {run.run_id for run in spec.runs}
-    done = {row["run_id"] for row in kept if row["run_id"] in wanted}
+    kept, dropped = _resumed_rows(output, spec) if resume else ([], 0)
+    if dropped:
+        log.warning("puzzleplan: note: %s: %d row%s from an earlier spec dropped (runs this spec no longer makes: "
+                    "other engines, options, limits or instances)", output, dropped, "" if dropped == 1 else "s")
+    done = {row["run_id"] for row in kept}
     todo = [run for run in spec.runs if run.run_id not in done]
     rows: dict[str, dict[str, Any]] = {row["run_id"]: row for row in kept}
     start = time.monotonic()
@@ -102,10 +111,25 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
         if rows or output.exists():   # a batch that failed before its first row writes nothing
             write_rows(output, _ordered(rows.values()))
         journal.close(remove=True)
-    mine = [row for row in _ordered(rows.values()) if row["run_id"] in wanted]
+    mine = _ordered(rows.values())
     return BatchReport(spec.source, str(output), executor.description, len(spec.runs), sum(counts.values()),
                        len(done), dict(spec.skipped), interrupted, time.monotonic() - start, mine,
-                       summarize(mine), disagreements(mine))
+                       summarize(mine), disagreements(mine), dropped)
+
+
+def _resumed_rows(output: Path, spec: Spec) -> tuple[list[dict[str, Any]], int]:
+    """The rows of `output` (and its journal) that are runs of `spec`, renumbered in its order,
+    and how many others there were."""
+    runs = {run.run_id: run for run in spec.runs}
+    earlier = existing_rows(output)
+    kept = [{**row, "index": runs[row["run_id"]].index} for row in earlier if _answers(row, runs.get(row["run_id"]))]
+    return kept, len(earlier) - len(kept)
+
+
+def _answers(row: dict[str, Any], run: Run | None) -> bool:
+    """Whether `row` is `run`'s: the same run id and, unless the run's memory limit is the
+    machine's default, the same memory limit (the id leaves it out)."""
+    return run is not None and (run.memory_default or row["memory_mb"] == run.memory_mb)
 
 
 def _ordered(rows: Any) -> list[dict[str, Any]]:

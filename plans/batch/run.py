@@ -2,7 +2,8 @@
 
 A run is plain data (it travels to worker processes and Dask workers as a dict) and carries a
 `run_id`, a hash of everything that defines it except the memory limit (whose default depends
-on the machine): `--resume` skips the runs whose ids the results table already holds.
+on the machine): `--resume` skips the runs whose ids the results table already holds (and, where
+the spec states the memory limit, whose rows were run under it).
 """
 from __future__ import annotations
 
@@ -34,11 +35,13 @@ class Run:
     time_limit: float | None = None
     memory_mb: int | None = None
     max_states: int | None = None
+    memory_default: bool = False   # memory_mb is the machine's default, not the spec's
 
     @property
     def run_id(self) -> str:
         """16 hex digits identifying the run (not its index, title or memory limit)."""
-        key = {k: v for k, v in asdict(self).items() if k not in ("index", "title", "memory_mb", "path", "family")}
+        key = {k: v for k, v in asdict(self).items()
+               if k not in ("index", "title", "memory_mb", "memory_default", "path", "family")}
         text = json.dumps(key, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

@@ -24,7 +24,10 @@
 The runs are the cross product instances x metrics x engine configurations x repeats. A pair
 that cannot run (a metric the family does not have, an encoding of another family or metric,
 an engine that declares it cannot run the puzzle) is left out and counted in `skipped`; a name
-that matches nothing anywhere is an error. Every error is one line naming the spec, the line
+that matches nothing anywhere is an error. Engine options are checked before anything runs, as
+`solve` checks them (their types, a heuristic for an engine that reads none, rules), and a
+configuration's name (its label, else engine/encoding/solver[options]) stands for one
+configuration of each instance and metric. Every error is one line naming the spec, the line
 and the field (ModelError: exit 2 on the command line).
 """
 from __future__ import annotations
@@ -48,6 +51,11 @@ INSTANCE_KEYS = ("file", "files", "collection", "levels", "metrics", "max_moves"
 ENGINE_KEYS = ("engine", "encodings", "solvers", "options", "limits", "label")
 LIMIT_KEYS = ("time_limit", "memory_limit", "max_states")
 MAX_RUNS = 1_000_000
+# Engine options whose values have a type, bounded as `puzzleplan solve` reads them; the others
+# (params, heuristic, partition, rules, hint) are text the engine reads (rules and heuristic are
+# checked against the engine below).
+WHOLE_OPTIONS = {"workers": (1, 64), "max_horizon": (0, MAX_CAP)}
+FLAG_OPTIONS = ("no_reversal", "idle_at_end", "distance_cuts", "parity", "native")
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,7 @@ class Spec:
 
     def with_memory_default(self, memory_mb: int | None) -> "Spec":
         """The runs with `memory_mb` where the spec stated no memory limit."""
-        runs = [replace(r, memory_mb=memory_mb) if r.memory_mb is None else
+        runs = [replace(r, memory_mb=memory_mb, memory_default=True) if r.memory_mb is None else
                 replace(r, memory_mb=None) if r.memory_mb == NO_LIMIT else r for r in self.runs]
         return Spec(self.source, self.name, runs, self.output, self.skipped)
 
@@ -160,12 +168,28 @@ class _Reader:
         from puzzleplan import ENGINE_OPTIONS
         allowed = tuple(sorted(ENGINE_OPTIONS - {"encoding", "solver"}))
         fields = self.mapping(node, field_name, allowed)
-        out = {}
-        for key, value in fields.items():
-            if not isinstance(value, yaml.ScalarNode):
-                raise self.error(value, f"{field_name}.{key}", "expected a single value")
-            out[key] = self.value(value)
-        return out
+        return {key: self.option(value, f"{field_name}.{key}", key) for key, value in fields.items()}
+
+    def option(self, node: yaml.Node, field_name: str, key: str) -> Any:
+        """One engine option's value, of the option's type where it has one."""
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, field_name, "expected a single value")
+        if key in WHOLE_OPTIONS:
+            return self.whole(node, field_name, *WHOLE_OPTIONS[key])
+        if key in FLAG_OPTIONS:
+            return self.flag(node, field_name)
+        value = self.value(node)
+        choices = _option_choices().get(key)
+        if choices is not None and value not in choices:
+            raise self.error(node, field_name, f"expected one of {', '.join(choices)}, got {quote(node.value)}")
+        return value
+
+
+def _option_choices() -> dict[str, tuple[str, ...]]:
+    """The engine options that take one of a few names."""
+    from puzzleplan.encoders.base import CARD_ENCODINGS
+    from puzzleplan.encoders.horizon import STRATEGIES
+    return {"strategy": STRATEGIES, "card": CARD_ENCODINGS, "goal": ("by", "exact")}
 
 
 def parse_levels(text: str, count: int) -> list[int]:
@@ -230,8 +254,10 @@ def parse_spec(text: str, source: str, base: Path) -> Spec:
         raise r.error(top["output"], "output", "expected a .parquet or .csv file")
     instances = list(_instances(r, top["instances"], base))
     configs = list(_engine_configs(r, top["engines"]))
+    _check_labels(r, configs)
     for cfg in configs:
         _check_rules(r, top.get("options"), cfg.engine, options)
+        _check_heuristic(r, top.get("options"), cfg.engine, options, "; give it in the options of those engines")
     runs, skipped = _cross(r, top, instances, configs, metrics, options, limits, max_moves, any_plan, repeats)
     if not runs:
         why = "; ".join(f"{reason} ({n})" for reason, n in skipped.most_common(3)) or "nothing listed"
@@ -327,6 +353,7 @@ def _engine_configs(r: _Reader, node: yaml.Node) -> Iterator[_EngineConfig]:
                 _check_solver(r, fields["solvers"], solver)
         options = r.options(fields["options"], "options") if "options" in fields else {}
         _check_rules(r, fields.get("options"), name, options)
+        _check_heuristic(r, fields.get("options"), name, options)
         yield _EngineConfig(name, encodings, solvers, options,
                             r.limits(fields["limits"], "limits") if "limits" in fields else Limits(),
                             r.text(fields["label"], "label") if "label" in fields else None,
@@ -342,6 +369,25 @@ def _check_rules(r: _Reader, node: yaml.Node | None, engine: str, options: dict[
         engine_rules.checked(engine, str(options["rules"]))
     except ValueError as exc:
         raise r.error(node, "options.rules", str(exc)) from None
+
+
+def _check_heuristic(r: _Reader, node: yaml.Node | None, engine: str, options: dict[str, Any], hint: str = "") -> None:
+    """options.heuristic, refused for an engine that reads none (as `solve` refuses it)."""
+    from puzzleplan.plans.core.engines import reads_heuristic
+    if node is not None and options.get("heuristic") is not None and not reads_heuristic(engine):
+        raise r.error(node, "options.heuristic", f"engine {engine} takes none (idastar and the task engines do){hint}")
+
+
+def _check_labels(r: _Reader, configs: list[_EngineConfig]) -> None:
+    """Each label names one engine configuration (a summary line, a plot's series)."""
+    first: dict[str, int] = {}
+    for cfg in configs:
+        if cfg.label is None:
+            continue
+        if cfg.label in first:
+            raise ModelError(f"{r.source}:{cfg.line}: field 'label': {quote(cfg.label)} already labels the engine "
+                             f"on line {first[cfg.label]}; give each configuration a label of its own")
+        first[cfg.label] = cfg.line
 
 
 def _check_solver(r: _Reader, node: yaml.Node, solver: str) -> None:
@@ -362,6 +408,7 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
     named_metrics: set[str] = set()
     all_metrics: set[str] = set()
     seen: set[tuple[str, str | None]] = set()
+    named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...]]] = {}
     for inst in instances:
         if (str(inst.path), inst.level) in seen:   # a run id names one run: the first listing counts
             skipped["instances listed twice"] += 1
@@ -393,6 +440,10 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
                         opts = {**options, **cfg.options}
                         name = cfg.label or config_name(cfg.engine, encoding, solver, opts)
                         lim = cfg.limits.over(inst.limits.over(limits))
+                        if not _named(r, named, (inst.instance, metric, name), cfg,
+                                      (cfg.engine, encoding, solver, opts, lim)):
+                            skipped["configurations listed twice"] += repeats
+                            continue
                         for repeat in range(1, repeats + 1):
                             runs.append(Run(
                                 index=len(runs), instance=inst.instance, path=str(inst.path), level=inst.level,
@@ -410,6 +461,25 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
         raise ModelError(f"{where}: metric {quote(unknown[0])} belongs to no instance's family "
                          f"(they have {', '.join(sorted(all_metrics))})")
     return runs, skipped
+
+
+def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...]]],
+           key: tuple[str, str, str], cfg: _EngineConfig, what: tuple[Any, ...]) -> bool:
+    """Record configuration `what` of `cfg` under its name for one instance and metric (key):
+    False when that configuration is there already (listed twice: the same runs); a ModelError
+    when another one has the name, as summaries and plots go by name."""
+    if key not in named:
+        named[key] = (cfg, what)
+        return True
+    first_cfg, first = named[key]
+    if first == what:
+        return False
+    instance, metric, name = key
+    where = (f"the encodings or solvers of the engine on line {cfg.line}" if first_cfg is cfg else
+             f"the engines on lines {first_cfg.line} and {cfg.line}" if first_cfg.line != cfg.line else
+             f"two engines on line {cfg.line}")
+    raise ModelError(f"{r.source}:{cfg.line}: field 'engines': two configurations of {instance} ({metric}) would be "
+                     f"named {quote(name)} ({where}); label each configuration apart")
 
 
 _SKIP: Any = object()

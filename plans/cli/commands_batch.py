@@ -79,7 +79,8 @@ def _report(report: Any) -> None:
     from puzzleplan.plans.batch.crosscheck import summary_text
     statuses = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in report.statuses.most_common())
     resumed = f", {report.resumed:,} already in the table" if report.resumed else ""
-    print(f"ran:     {report.ran:,} runs in {report.seconds:.1f} s{resumed}")
+    dropped = f", {report.dropped:,} rows of an earlier spec dropped" if report.dropped else ""
+    print(f"ran:     {report.ran:,} runs in {report.seconds:.1f} s{resumed}{dropped}")
     print(f"rows:    {len(report.rows):,} ({statuses or 'none'})")
     if report.interrupted:
         print(f"status:  interrupted: {report.runs - len(report.rows):,} runs not done; "

@@ -1,0 +1,201 @@
+"""Batch specs checked as `solve` checks its options, names that stand for one configuration,
+and `--resume` keeping the rows of the spec's runs alone (an earlier spec's are dropped)."""
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from puzzleplan.models import ModelError
+from puzzleplan.plans.batch import batch, load_spec
+from puzzleplan.plans.batch.driver import run_batch
+from puzzleplan.plans.batch.executors import LocalPool
+from puzzleplan.plans.batch.table import read_rows
+from puzzleplan.plans.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+POCKET = ROOT / "examples" / "sokoban" / "pocket.yaml"
+TILES = ROOT / "examples" / "tiles" / "seed-002-small.yaml"
+
+
+def spec_file(tmp_path: Path, text: str, name: str = "spec.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str, expected: str) -> None:
+    """`text` as a spec is one ModelError naming the spec and line, and `batch --dry-run` exits 2
+    with that one line."""
+    path = spec_file(tmp_path, text, "bad.yaml")
+    with pytest.raises(ModelError) as info:
+        load_spec(path)
+    message = str(info.value)
+    assert f"bad.yaml{where}" in message and expected in message and "\n" not in message, message
+    assert main(["batch", str(path), "--dry-run"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and expected in captured.err
+
+
+# -- options --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, field, expected", [
+    ("{workers: x}", "options.workers", "expected a whole number from 1 to 64, got 'x'"),
+    ("{workers: 0}", "options.workers", "expected a whole number from 1 to 64, got '0'"),
+    ("{workers: 2.5}", "options.workers", "expected a whole number"),
+    ("{max_horizon: -1}", "options.max_horizon", "expected a whole number"),
+    ("{native: maybe}", "options.native", "expected true or false"),
+    ("{no_reversal: 1}", "options.no_reversal", "expected true or false"),
+    ("{strategy: sideways}", "options.strategy", "expected one of increasing, binary, fixed"),
+    ("{goal: later}", "options.goal", "expected one of by, exact"),
+    ("{card: abacus}", "options.card", "expected one of pairwise"),
+])
+def test_option_values_of_a_known_type_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str,
+                                                   field: str, expected: str) -> None:
+    refused(tmp_path, capsys, f"instances: [{POCKET}]\nengines: [bfs]\noptions: {options}\n", ":3:",
+            f"field '{field}': {expected}")
+    refused(tmp_path, capsys, f"instances: [{POCKET}]\nengines:\n  - engine: sat\n    options: {options}\n", ":4:",
+            f"field '{field}': {expected}")
+
+
+def test_typed_options_keep_their_type(tmp_path: Path) -> None:
+    spec = load_spec(spec_file(tmp_path, f"""
+        instances: [{TILES}]
+        engines:
+          - engine: sat
+            options: {{workers: 2, max_horizon: 40, goal: exact, card: ladder, no_reversal: false}}
+          - engine: pbfs
+            options: {{workers: 2}}
+    """))
+    sat, pbfs = spec.runs
+    assert sat.options == {"workers": 2, "max_horizon": 40, "goal": "exact", "card": "ladder", "no_reversal": False}
+    assert pbfs.options == {"workers": 2}
+    with pytest.raises(ModelError, match="options.workers"):   # as `solve --workers 65` is refused
+        load_spec(spec_file(tmp_path, f"instances: [{TILES}]\nengines: [pbfs]\noptions: {{workers: 65}}\n"))
+
+
+def test_a_heuristic_goes_with_engines_that_read_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines: [bfs]\noptions: {{heuristic: pdb}}\n", ":3:",
+            "field 'options.heuristic': engine bfs takes none (idastar and the task engines do)")
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines: [idastar, astar]\noptions: {{heuristic: pdb}}\n",
+            ":3:", "engine astar takes none")
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines:\n  - idastar\n  - engine: bfs\n"
+                              "    options: {heuristic: manhattan}\n", ":5:", "engine bfs takes none")
+    spec = load_spec(spec_file(tmp_path, f"""
+        instances: [{TILES}]
+        engines:
+          - engine: idastar
+            options: {{heuristic: pdb}}
+          - bfs
+    """))
+    assert [r.config for r in spec.runs] == ["idastar[heuristic=pdb]", "bfs"]
+
+
+# -- names of configurations ----------------------------------------------------------------------
+
+def test_a_label_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(tmp_path, capsys, f"""
+        instances: [{POCKET}]
+        engines:
+          - engine: bfs
+            label: fast
+          - engine: astar
+            label: fast
+    """, ":6:", "field 'label': 'fast' already labels the engine on line 4")
+
+
+def test_a_name_shared_by_two_configurations_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(tmp_path, capsys, f"""
+        instances: [{POCKET}]
+        engines:
+          - astar
+          - engine: bfs
+            label: astar
+    """, ":5:", "would be named 'astar' (the engines on lines 4 and 5)")
+    refused(tmp_path, capsys, f"""
+        instances: [{TILES}]
+        engines:
+          - engine: sat
+            encodings: [sas-seq, sas-exists]
+            label: SAT
+    """, ":4:", "would be named 'SAT' (the encodings or solvers of the engine on line 4)")
+    refused(tmp_path, capsys, f"""
+        instances: [{POCKET}]
+        engines:
+          - bfs
+          - engine: bfs
+            limits: {{time_limit: 5}}
+    """, ":5:", "would be named 'bfs'")
+
+
+def test_a_configuration_listed_twice_runs_once(tmp_path: Path) -> None:
+    spec = load_spec(spec_file(tmp_path, f"""
+        instances: [{TILES}]
+        engines:
+          - bfs
+          - bfs
+          - engine: sat
+            encodings: [all, sas-seq]
+    """))
+    configs = [r.config for r in spec.runs]
+    assert configs.count("bfs") == 1 and configs.count("sat/sas-seq") == 1
+    assert len({r.run_id for r in spec.runs}) == len(spec.runs)
+    assert spec.skipped["configurations listed twice"] == 2
+    # one instance, several metrics: the same name under each metric is no clash
+    assert len(load_spec(spec_file(tmp_path, f"instances: [{POCKET}]\nmetrics: [moves, pushes]\n"
+                                             "engines: [{engine: bfs, label: B}]\n")).runs) == 2
+
+
+# -- resume ---------------------------------------------------------------------------------------
+
+def test_resume_drops_the_rows_of_an_earlier_spec(tmp_path: Path) -> None:
+    path = spec_file(tmp_path, f"instances: [{POCKET}]\nengines: [bfs, astar]\nlimits: {{time_limit: 25}}\n")
+    out = tmp_path / "out.csv"
+    first = batch(path, output=out, workers=1)
+    assert first.ran == 2 and len(read_rows(out)) == 2
+    path.write_text(f"instances: [{POCKET}]\nengines: [astar]\nlimits: {{time_limit: 30}}\n")
+    proc = subprocess.run([sys.executable, "-m", "puzzleplan.plans.cli", "batch", str(path), "-o", str(out),
+                           "--resume", "--json", "--workers", "1"], capture_output=True, text=True, timeout=150)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert (report["runs"], report["ran"], report["resumed"], report["dropped"]) == (1, 1, 0, 2)
+    assert f"{out}: 2 rows from an earlier spec dropped" in proc.stderr and proc.stderr.count("\n") == 1
+    rows = read_rows(out)
+    assert [(r["config"], r["time_limit"], r["index"]) for r in rows] == [("astar", 30.0, 0)]
+    again = batch(path, output=out, workers=1, resume=True)      # nothing left to drop or run
+    assert (again.ran, again.resumed, again.dropped) == (0, 1, 0)
+
+
+def test_resume_keeps_the_rows_of_the_spec_in_its_order(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = spec_file(tmp_path, f"instances: [{POCKET}]\nengines: [bfs, astar, greedy]\nlimits: {{time_limit: 30}}\n")
+    out = tmp_path / "out.parquet"
+    batch(path, output=out, workers=1)
+    path.write_text(f"instances: [{POCKET}]\nengines: [astar, bfs]\nlimits: {{time_limit: 30}}\n")
+    with caplog.at_level(logging.WARNING):
+        report = batch(path, output=out, workers=1, resume=True)
+    assert (report.ran, report.resumed, report.dropped) == (0, 2, 1)
+    assert "1 row from an earlier spec dropped" in caplog.text
+    assert [(r["config"], r["index"]) for r in read_rows(out)] == [("astar", 0), ("bfs", 1)]
+    assert [r["config"] for r in report.rows] == ["astar", "bfs"]
+
+
+def test_resume_reruns_runs_under_another_stated_memory_limit(tmp_path: Path) -> None:
+    path = spec_file(tmp_path, f"instances: [{POCKET}]\nengines: [astar]\nlimits: {{time_limit: 30}}\n")
+    out = tmp_path / "out.csv"
+    with LocalPool(1) as pool:   # a limit left to the machine: another default keeps the row
+        run_batch(load_spec(path).with_memory_default(1500), out, pool)
+        kept = run_batch(load_spec(path).with_memory_default(1700), out, pool, resume=True)
+    assert (kept.ran, kept.resumed, kept.dropped) == (0, 1, 0)
+    path.write_text(f"instances: [{POCKET}]\nengines: [astar]\nlimits: {{time_limit: 30, memory_limit: 1G}}\n")
+    rerun = batch(path, output=out, workers=1, resume=True)
+    assert (rerun.ran, rerun.resumed, rerun.dropped) == (1, 0, 1)
+    assert [r["memory_mb"] for r in read_rows(out)] == [1024]
+    path.write_text(f"instances: [{POCKET}]\nengines: [astar]\nlimits: {{time_limit: 30, memory_limit: 2G}}\n")
+    assert batch(path, output=out, workers=1, resume=True).ran == 1
+    assert batch(path, output=out, workers=1, resume=True).ran == 0
+    assert [r["memory_mb"] for r in read_rows(out)] == [2048]
