@@ -127,7 +127,8 @@ def test_small_boards_default_to_the_breadth_first_sweep_and_heuristic_options_t
     or a partition without an engine asks for IDA*."""
     from puzzleplan.models.tiles.board import arrangements
     from puzzleplan.plans.solve import default_engine
-    eight = loads("puzzle: tiles\nstart: [[1, 2, 3], [4, 5, 6], [7, _, 8]]\ngoal: [[1, 2, 3], [4, 5, 6], [7, 8, _]]\n")
+    eight = loads("puzzle: tiles\nstart: [[1, 2, 3], [4, 5, 6], [7, _, 8]]\n"
+                  "goal: [[1, 2, 3], [4, 5, 6], [7, 8, _]]\n")
     fifteen = loads("puzzle: tiles\nstart: [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, _, 15]]\n"
                     "goal: [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, _]]\n")
     assert arrangements(eight.start) == 362_880 and arrangements(bytes([0, 1, 1, 2])) == 12
