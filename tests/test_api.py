@@ -243,3 +243,16 @@ def test_api_arguments_out_of_their_range_are_named(tmp_path) -> None:
     with pytest.raises(FileNotFoundError, match="no such folder") as raised:
         puzzleplan.render_file(model, tmp_path / "nodir" / "x.svg")
     assert str(tmp_path / "nodir") in str(raised.value) and not list(tmp_path.iterdir())
+
+
+def test_engine_options_are_checked_against_their_type_and_engine() -> None:
+    model = puzzleplan.load(SIX)
+    with pytest.raises(ValueError, match="workers: expected a whole number from 1 to 64, got 'x'"):
+        puzzleplan.solve(model, "pbfs", workers="x")
+    with pytest.raises(ValueError, match="strategy: goes with engine sat or cpsat, not bfs"):
+        puzzleplan.solve(model, "bfs", strategy="binary")
+    with pytest.raises(ValueError, match="strategy: expected one of"):
+        puzzleplan.solve(model, "sat", strategy="sideways")
+    with pytest.raises(ValueError, match="heuristic: engine bfs takes none"):
+        puzzleplan.solve(model, heuristic="manhattan", engine="bfs")
+    assert puzzleplan.solve(model, "sat", strategy="binary", card="ladder").status is puzzleplan.Status.OPTIMAL

@@ -96,6 +96,13 @@ def test_a_heuristic_goes_with_engines_that_read_one(tmp_path: Path, capsys: pyt
     assert [r.config for r in spec.runs] == ["idastar[heuristic=pdb]", "bfs"]
 
 
+def test_encoder_options_go_with_the_engines_that_read_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines:\n  - engine: bfs\n    options: {{strategy: binary}}\n",
+            ":4:", "field 'options.strategy': goes with engine sat or cpsat, not bfs")
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines: [sat, cpsat]\noptions: {{card: ladder}}\n",
+            ":3:", "goes with engine sat, not cpsat")
+
+
 # -- names of configurations ----------------------------------------------------------------------
 
 def test_a_label_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,6 +63,8 @@ import importlib
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator
 
+from puzzleplan.plans.core.options import ENGINE_OPTIONS   # public: the engine keywords solve() takes
+
 if TYPE_CHECKING:
     from puzzleplan.plans.check import CheckReport
     from puzzleplan.plans.core.progress import Progress
@@ -95,10 +97,6 @@ _LAZY: dict[str, str] = {
     "plot": "puzzleplan.plans.batch.plot:plot_results",
 }
 
-ENGINE_OPTIONS = frozenset({
-    "encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", "card",
-    "params", "workers", "hint", "max_horizon", "heuristic", "partition", "native", "rules",
-})
 _LIMIT_KEYS = ("time_limit", "max_states", "memory_mb")
 
 
@@ -183,12 +181,10 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
         request = replace(request, **fields)
     if request.options.get("encoding") is not None:
         _check_encoding(model, request.options["encoding"])
-    if request.options.get("heuristic") is not None:
-        from puzzleplan.plans.core.engines import reads_heuristic
+    if request.options:   # their values, and options the engine does not read, refused before any search
+        from puzzleplan.plans.core.options import check_options
         from puzzleplan.plans.solve import default_engine
-        chosen = engine or default_engine(model, request)
-        if not reads_heuristic(chosen):
-            raise ValueError(f"heuristic: engine {chosen} takes none (idastar and the task engines do)")
+        check_options(engine or default_engine(model, request), request.options)
     with _display(progress) as display:
         return run(model, engine, request, SearchContext(request.limits, display))
 

@@ -44,6 +44,7 @@ import yaml
 from puzzleplan.models.base import MAX_CAP, ModelError, quote
 from puzzleplan.models.document import compose, read_text, scalar_value
 from puzzleplan.plans.batch.run import Run, config_name
+from puzzleplan.plans.core import options as engine_options
 
 TOP_KEYS = ("name", "description", "instances", "metrics", "engines", "options", "limits", "max_moves", "any",
             "repeats", "output")
@@ -51,11 +52,6 @@ INSTANCE_KEYS = ("file", "files", "collection", "levels", "metrics", "max_moves"
 ENGINE_KEYS = ("engine", "encodings", "solvers", "options", "limits", "label")
 LIMIT_KEYS = ("time_limit", "memory_limit", "max_states")
 MAX_RUNS = 1_000_000
-# Engine options whose values have a type, bounded as `puzzleplan solve` reads them; the others
-# (params, heuristic, partition, rules, hint) are text the engine reads (rules and heuristic are
-# checked against the engine below).
-WHOLE_OPTIONS = {"workers": (1, 64), "max_horizon": (0, MAX_CAP)}
-FLAG_OPTIONS = ("no_reversal", "idle_at_end", "distance_cuts", "parity", "native")
 
 
 @dataclass(frozen=True)
@@ -174,22 +170,15 @@ class _Reader:
         """One engine option's value, of the option's type where it has one."""
         if not isinstance(node, yaml.ScalarNode):
             raise self.error(node, field_name, "expected a single value")
-        if key in WHOLE_OPTIONS:
-            return self.whole(node, field_name, *WHOLE_OPTIONS[key])
-        if key in FLAG_OPTIONS:
+        if key in engine_options.WHOLE:
+            return self.whole(node, field_name, *engine_options.bounds(key))
+        if key in engine_options.FLAGS:
             return self.flag(node, field_name)
         value = self.value(node)
-        choices = _option_choices().get(key)
-        if choices is not None and value not in choices:
-            raise self.error(node, field_name, f"expected one of {', '.join(choices)}, got {quote(node.value)}")
+        named = engine_options.choices(key)
+        if named is not None and value not in named:
+            raise self.error(node, field_name, f"expected one of {', '.join(named)}, got {quote(node.value)}")
         return value
-
-
-def _option_choices() -> dict[str, tuple[str, ...]]:
-    """The engine options that take one of a few names."""
-    from puzzleplan.encoders.base import CARD_ENCODINGS
-    from puzzleplan.encoders.horizon import STRATEGIES
-    return {"strategy": STRATEGIES, "card": CARD_ENCODINGS, "goal": ("by", "exact")}
 
 
 def parse_levels(text: str, count: int) -> list[int]:
@@ -257,7 +246,7 @@ def parse_spec(text: str, source: str, base: Path) -> Spec:
     _check_labels(r, configs)
     for cfg in configs:
         _check_rules(r, top.get("options"), cfg.engine, options)
-        _check_heuristic(r, top.get("options"), cfg.engine, options, "; give it in the options of those engines")
+        _check_readers(r, top.get("options"), cfg.engine, options, "; give it in the options of the engines that do")
     runs, skipped = _cross(r, top, instances, configs, metrics, options, limits, max_moves, any_plan, repeats)
     if not runs:
         why = "; ".join(f"{reason} ({n})" for reason, n in skipped.most_common(3)) or "nothing listed"
@@ -353,7 +342,7 @@ def _engine_configs(r: _Reader, node: yaml.Node) -> Iterator[_EngineConfig]:
                 _check_solver(r, fields["solvers"], solver)
         options = r.options(fields["options"], "options") if "options" in fields else {}
         _check_rules(r, fields.get("options"), name, options)
-        _check_heuristic(r, fields.get("options"), name, options)
+        _check_readers(r, fields.get("options"), name, options)
         yield _EngineConfig(name, encodings, solvers, options,
                             r.limits(fields["limits"], "limits") if "limits" in fields else Limits(),
                             r.text(fields["label"], "label") if "label" in fields else None,
@@ -371,11 +360,17 @@ def _check_rules(r: _Reader, node: yaml.Node | None, engine: str, options: dict[
         raise r.error(node, "options.rules", str(exc)) from None
 
 
-def _check_heuristic(r: _Reader, node: yaml.Node | None, engine: str, options: dict[str, Any], hint: str = "") -> None:
-    """options.heuristic, refused for an engine that reads none (as `solve` refuses it)."""
-    from puzzleplan.plans.core.engines import reads_heuristic
-    if node is not None and options.get("heuristic") is not None and not reads_heuristic(engine):
-        raise r.error(node, "options.heuristic", f"engine {engine} takes none (idastar and the task engines do){hint}")
+def _check_readers(r: _Reader, node: yaml.Node | None, engine: str, given: dict[str, Any], hint: str = "") -> None:
+    """The options of `node`, refused for an engine that does not read them (as `solve` refuses
+    them: plans.core.options)."""
+    if node is None:
+        return
+    for key, value in given.items():
+        try:
+            if value is not None:
+                engine_options.check_reader(key, engine)
+        except ValueError as exc:
+            raise r.error(node, f"options.{key}", str(exc).split(": ", 1)[1] + hint) from None
 
 
 def _check_labels(r: _Reader, configs: list[_EngineConfig]) -> None:

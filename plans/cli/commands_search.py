@@ -56,19 +56,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return result.status.exit_code
 
 
-ENCODER_ONLY = {"encoding": "both", "strategy": "both", "goal": "both", "no_reversal": "both", "idle_at_end": "both",
-                "distance_cuts": "both", "parity": "both", "max_horizon": "both", "solver": "sat", "card": "sat",
-                "params": "cpsat", "hint": "cpsat"}   # option -> the engines that read it
-
-
 def _check_encoder_options(engine: str, model: Any, args: argparse.Namespace) -> None:
     """The sat / cpsat engines' options, refused before any search when the engine does not
-    read them; --encoding, unless it names one of the engine's encodings for this model."""
-    for key, engines in ENCODER_ONLY.items():
+    read them (plans.core.options.READERS); --encoding, unless it names one of the engine's
+    encodings for this model."""
+    from puzzleplan.plans.core.options import READERS
+    for key, readers in READERS.items():
         value = getattr(args, key, None)
         if value is None or (key == "hint" and not value):   # not given (--hint is a plain flag)
             continue
-        readers = ("sat", "cpsat") if engines == "both" else (engines,)
         if engine not in readers:
             flag = "--reversal-cut" if key == "no_reversal" else "--" + key.replace("_", "-")
             raise InputError(f"{flag} goes with --engine {' or '.join(readers)}, not {engine}")
@@ -161,14 +157,14 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     return found.status.exit_code
 
 
-ENGINE_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
-                  "card", "params", "workers", "max_horizon", "heuristic")
+PLAIN_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
+                 "card", "params", "workers", "max_horizon", "heuristic")   # engine options taken from args as given
 
 
 def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     """Request.options from the engine options given (encoders', --heuristic, --partition, --rule,
     --hint)."""
-    options = {k: getattr(args, k) for k in ENGINE_OPTIONS if getattr(args, k, None) is not None}
+    options = {k: getattr(args, k) for k in PLAIN_OPTIONS if getattr(args, k, None) is not None}
     asked = {**options, **({"partition": args.partition} if getattr(args, "partition", None) else {})}
     # the engine these options go to: without --engine, a heuristic or a partition asks for IDA*
     engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves,
