@@ -399,7 +399,15 @@ def certify_cost(model: Any, optimum: int, steps: int, encodings: list[str], sol
 
 @dataclass
 class Trial:
-    """One row of the compare table."""
+    """One row of the compare table.
+
+    `result` is "sat", "unsat" or, for a row a limit stopped, "unknown (<the limit>)" with
+    `limit` naming it (HorizonResult.extra["reason"]: "time limit", "memory limit of 900 MiB";
+    None for an answered row). `seconds` is the row's wall time here (a SAT row's includes its
+    solver process's start). A row stopped before its solver reported its formula (a SAT
+    process killed at a limit, a row with no time left) is not `reported`: its variables,
+    constraints and build/solve seconds are unknown (0 here).
+    """
 
     encoding: str
     solver: str
@@ -413,13 +421,26 @@ class Trial:
     valid: bool | None = None
     repeat: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    limit: str | None = None
+
+    @property
+    def reported(self) -> bool:
+        """False when the solver never reported the formula's size and times (see the class)."""
+        return self.limit is None or self.variables != 0 or self.constraints != 0
 
 
 def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], repeat: int,
-            options: EncodingOptions | None, workers: int | None, time_limit: float | None) -> Iterator[Trial]:
+            options: EncodingOptions | None, workers: int | None, time_limit: float | None = None,
+            remaining: Callable[[], float | None] | None = None, memory_mb: int | None = None) -> Iterator[Trial]:
     """Every encoding x solver at one horizon, `repeat` times each. A plan counts as valid when
     it is legal and reaches the goal (a parallel encoding's plan may exceed the file's cap);
-    on a task with costs, extra["cost"] holds the plan's cost."""
+    on a task with costs, extra["cost"] holds the plan's cost.
+
+    `time_limit` holds each row; `remaining()`, when given, replaces it with the seconds left
+    for the caller's whole run (None: no limit), so one limit covers every row and a row it
+    leaves no time is unknown at once. `memory_mb` holds each SAT solver process (with this
+    one) and each CP-SAT search to the memory limit."""
     opts = options or proof_options(model)[0]
     task = None
     if costed(model):
@@ -429,7 +450,10 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
         backend = encoding_class(name).backend
         for solver in (solvers if backend == "sat" else [f"cp-sat/{workers or 'default'}w"]):
             for k in range(repeat):
-                r = solve_one(model, name, opts, horizon, solver, workers, time_limit)
+                limit = time_limit if remaining is None else remaining()
+                started = time.perf_counter()
+                r = solve_one(model, name, opts, horizon, solver, workers, limit, memory_mb=memory_mb)
+                seconds = time.perf_counter() - started
                 valid = None
                 extra: dict[str, Any] = {}
                 if r.moves is not None:
@@ -438,5 +462,8 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
                     if task is not None and valid:
                         from puzzleplan.encoders.phases import plan_actions
                         extra["cost"] = sum(a.cost for a in plan_actions(task, r.moves))
+                stopped = str(r.extra.get("reason", "limit")) if r.answer is Answer.UNKNOWN else None
+                result = r.answer.value if stopped is None else f"unknown ({stopped})"
                 yield Trial(name, solver, horizon, r.variables, r.constraints, r.build_seconds, r.solve_seconds,
-                            r.answer.value, None if r.moves is None else len(r.moves), valid, k + 1, extra)
+                            result, None if r.moves is None else len(r.moves), valid, k + 1, extra,
+                            seconds, stopped)

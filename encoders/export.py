@@ -13,33 +13,53 @@ import json
 import re
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from pysat.formula import CNF
 
 from puzzleplan.encoders.base import EncodingOptions, encoding_class
+from puzzleplan.encoders.runner import stream
 from puzzleplan.encoders.sat.base import UndecodableModel
 from puzzleplan.models.base import shorten
+from puzzleplan.plans.core.files import replaced
 
 
-def export_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path) -> Path:
-    """Write OUT (DIMACS) and OUT.map.json; returns the map's path."""
-    enc = encoding_class(encoding)(model, options)
-    cnf = CNF(from_clauses=enc.clauses(horizon))
-    cnf.to_file(str(out), comments=[f"c puzzleplan {encoding} horizon {horizon} goal {options.goal}",
-                                    f"c variable map: {out.name}.map.json"])
-    mapping = {"encoding": encoding, "horizon": horizon, "options": asdict(options),
-               "variables": {str(v): name for v, name in enc.names().items()}}
+def export_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path,
+                  time_limit: float | None = None, memory_mb: int | None = None) -> Path:
+    """Write OUT (DIMACS) and OUT.map.json, both or neither; returns the map's path. The formula
+    is built and written by a solver process (encoders/runner.py) held to `time_limit` and, with
+    this one, to `memory_mb`: Deadline (MemoryExceeded) when one passes first, Ctrl-C stops it."""
     map_path = out.with_name(out.name + ".map.json")
-    map_path.write_text(json.dumps(mapping, indent=0), encoding="utf-8")
+    with replaced(out) as cnf_tmp, replaced(map_path) as map_tmp:
+        for _ in stream(_write_dimacs, (model, encoding, options, horizon, cnf_tmp, map_tmp, out.name),
+                        time_limit, memory_mb):
+            pass
     return map_path
 
 
-def export_cpsat(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path) -> None:
+def _write_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, cnf_path: str,
+                  map_path: str, cnf_name: str) -> Iterator[None]:
+    """export_dimacs's work, in the solver process: the CNF and its variable map."""
     enc = encoding_class(encoding)(model, options)
+    cnf = CNF(from_clauses=enc.clauses(horizon))
+    cnf.to_file(cnf_path, comments=[f"c puzzleplan {encoding} horizon {horizon} goal {options.goal}",
+                                    f"c variable map: {cnf_name}.map.json"])
+    mapping = {"encoding": encoding, "horizon": horizon, "options": asdict(options),
+               "variables": {str(v): name for v, name in enc.names().items()}}
+    Path(map_path).write_text(json.dumps(mapping, indent=0), encoding="utf-8")
+    yield None
+
+
+def export_cpsat(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path,
+                 budget: Callable[[], None] | None = None) -> None:
+    """Write the CP-SAT model proto to OUT, all or nothing; `budget` is called once a step of the
+    build (a SearchContext's poll: LimitReached stops it)."""
+    enc = encoding_class(encoding)(model, options)
+    enc.budget = budget
     cp = enc.build(horizon)
-    if not cp.ExportToFile(str(out)):
-        raise OSError(f"{out}: the CP-SAT model could not be written")
+    with replaced(out) as tmp:
+        if not cp.ExportToFile(tmp):
+            raise OSError(f"{out}: the CP-SAT model could not be written")
 
 
 _NO_MODEL = "no model (expected DIMACS 'v' lines of literals ending in 0)"
@@ -99,6 +119,10 @@ def decode_dimacs(model: Any, map_text: str, solution_text: str) -> list[str]:
     options = EncodingOptions(**mapping["options"])
     encoding = mapping["encoding"]
     horizon = int(mapping["horizon"])
+    from puzzleplan.encoders.base import encodings_for
+    if encoding not in encodings_for(model):   # e.g. a map exported from another family's file
+        raise ValueError(f"its encoding {encoding!r} is not one of {model.family} under {model.metric} "
+                         "(exported from another file?)")
     enc = encoding_class(encoding)(model, options)
     clauses = enc.clauses(horizon)
     names = {str(v): name for v, name in enc.names().items()}

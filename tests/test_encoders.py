@@ -177,6 +177,33 @@ def test_export_dimacs_and_decode(capsys, tmp_path: Path) -> None:
     assert code == 2 and "does not match" in err
 
 
+def test_export_stays_within_the_limits_and_writes_nothing_when_one_stops_it(capsys, tmp_path: Path,
+                                                                             monkeypatch) -> None:
+    """A formula grows with the horizon: its build answers to --time-limit and the memory
+    limit (exit 3), and no file is left behind."""
+    code, _, err = run_cli(capsys, "export", SAFE, "--horizon", "100000", "--to", "dimacs", "-o",
+                           tmp_path / "big.cnf", "--time-limit", "0.5")
+    assert code == 3 and "time limit of 0.5 s reached while building the formula" in err
+    code, _, err = run_cli(capsys, "export", SAFE, "--horizon", "100000", "--to", "cpsat", "-o",
+                           tmp_path / "big.pb", "--time-limit", "0.5")
+    assert code == 3 and "time limit of 0.5 s reached" in err
+    import puzzleplan.encoders.runner as runner
+    monkeypatch.setattr(runner, "MEMORY_POLL", 0.001)
+    monkeypatch.setattr(runner, "resident_mb", lambda pid="self": 10.0**6)
+    code, _, err = run_cli(capsys, "export", SAFE, "--horizon", "24", "--to", "dimacs", "-o",
+                           tmp_path / "safe.cnf", "--memory-limit", "2000")
+    assert code == 3 and "memory limit of 2000 MiB reached" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_decode_names_a_map_of_another_family(capsys, tmp_path: Path) -> None:
+    cnf_path = tmp_path / "safe.cnf"
+    assert run_cli(capsys, "export", SAFE, "--horizon", "24", "--to", "dimacs", "-o", cnf_path)[0] == 0
+    code, _, err = run_cli(capsys, "decode", EXAMPLES / "rush-hour" / "walls.yaml", "--map",
+                           f"{cnf_path}.map.json", "v 1 0")
+    assert code == 2 and "its encoding 'tiles-moves' is not one of rush-hour" in err and "attribute" not in err
+
+
 def test_export_cpsat_proto(capsys, tmp_path: Path) -> None:
     from ortools.sat import cp_model_pb2
     out = tmp_path / "safe.pb"

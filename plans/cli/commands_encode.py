@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.cli.common import (EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of, load_model,
-                                         note_cold_kernels, progress_for, write_atomically)
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
+                                         load_model, note_cold_kernels, progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.progress import Progress
-from puzzleplan.plans.core.types import spent
-from puzzleplan.plans.core.words import clip, clip_path
+from puzzleplan.plans.core.types import Status, spent
+from puzzleplan.plans.core.words import clip, clip_path, count
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
                                      native_optimum, verify)
+
+if TYPE_CHECKING:
+    from puzzleplan.encoders.certify import Trial
 
 
 def _encodings_arg(model: Any, names: list[str] | None, one_per_backend: bool) -> list[str]:
@@ -61,32 +65,45 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    """Every encoding x solver at one horizon (default: the native optimum), as a table; one
+    `--time-limit` covers the whole command, the native search included."""
     model = load_model(args)
+    started = time.monotonic()
     from puzzleplan.encoders.base import encodings_for
     native = getattr(model, "default_engine", "bfs") if args.horizon is None else ""   # no native run
     note_cold_kernels(model, native, args, list(args.encodings or encodings_for(model)))
     with progress_for(args) as progress:
-        return _compare(args, model, progress)
+        return _compare(args, model, progress, started)
 
 
-def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
-    """compare's table under its progress display: a bar over the rows (printed above it)."""
-    import csv
-    from dataclasses import asdict
+def _compare(args: argparse.Namespace, model: Any, progress: Progress, started: float) -> int:
+    """compare's table under its progress display: a bar over the rows (printed above it).
+    A row a limit stopped makes the exit code 3; so does Ctrl-C, after the rows finished so far
+    are printed (and written to --csv)."""
     from puzzleplan.encoders.base import encoding_class
     from puzzleplan.encoders.certify import compare, costed, counts_steps, proof_options
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
+    if args.csv:
+        _check_writable(args.csv, "--csv")
+    limits = spent(limits_of(args), time.monotonic() - started)   # the checks' time counts toward --time-limit too
+    ends = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+
+    def remaining() -> float | None:
+        return None if ends is None else max(0.0, ends - time.monotonic())
+
     horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
     if horizon is None:
-        native = native_optimum(model, limits_of(args), progress=progress)
+        native = native_optimum(model, limits, progress=progress)
+        if native.status is Status.LIMIT_REACHED:
+            return _no_horizon(args, native.message)
         if not native.status.has_plan:
             raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
         horizon, own_steps = native.plan.length, native.plan.cost
     options = proof_options(model)[0]
     if args.goal:
         options = options.with_(goal=args.goal)
-    trials = []
+    trials: list[Trial] = []
     with_cost = costed(model)
     header = (f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} "
               f"{'result':>7} {'length':>6}" + (f" {'cost':>5}" if with_cost else ""))
@@ -101,36 +118,106 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
         return own_steps if counts_steps(name) else horizon
 
     trials_of = (compare(model, horizon_of(name), [name], args.solvers, args.repeat, options, args.workers,
-                         args.time_limit) for name in encodings)
-    for t in (t for each in trials_of for t in each):
-        rows_bar.update(advance=1, label=f"compare: {t.encoding} {t.solver} done")
-        trials.append(t)
-        if not args.json:
-            length = "" if t.length is None else str(t.length)
-            cost = f" {t.extra.get('cost', ''):>5}" if with_cost else ""
-            print(f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {t.variables:>8} {t.constraints:>9} "
-                  f"{t.build_seconds:>8.3f} {t.solve_seconds:>8.3f} {t.result:>7} {length:>6}{cost}", flush=True)
-        if t.valid is False:
-            raise EngineBug(f"encoding {t.encoding} decoded a plan the checker rejects")
+                         remaining=remaining, memory_mb=limits.memory_mb) for name in encodings)
+    interrupted = ""
+    try:
+        for t in (t for each in trials_of for t in each):
+            rows_bar.update(advance=1, label=f"compare: {t.encoding} {t.solver} done")
+            trials.append(t)
+            if not args.json:
+                print(_table_line(t, with_cost), flush=True)
+            if t.valid is False:
+                raise EngineBug(f"encoding {t.encoding} decoded a plan the checker rejects")
+    except KeyboardInterrupt:   # the rows finished so far are still printed and written
+        interrupted = f"interrupted (Ctrl-C) after {len(trials)} of {count(runs, 'row')}"
+    rows = [_row(t) for t in trials]
     if args.json:
-        print_json([asdict(t) for t in trials])
+        print_json({"status": "limit_reached", "message": interrupted, "rows": rows} if interrupted else rows)
+    elif interrupted:
+        print(interrupted)
     if args.csv:
-        fields = ["encoding", "solver", "horizon", "variables", "constraints", "build_seconds", "solve_seconds",
-                  "result", "length", "repeat"]
-        try:
-            with open(args.csv, "w", newline="", encoding="utf-8") as f:
-                writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-                writer.writeheader()
-                writer.writerows(asdict(t) for t in trials)
-        except OSError as exc:
-            raise InputError(f"{args.csv}: cannot write: {exc.strerror}") from None
-    return EXIT_OK
+        _write_csv(args.csv, rows)
+    if interrupted:
+        print("puzzleplan: interrupted", file=sys.stderr)
+    return EXIT_LIMIT if interrupted or any(t.limit is not None for t in trials) else EXIT_OK
+
+
+CSV_FIELDS = ["encoding", "solver", "horizon", "variables", "constraints", "build_seconds", "solve_seconds",
+              "result", "length", "repeat"]
+
+
+def _row(t: Trial) -> dict[str, Any]:
+    """A compare row for JSON and CSV. What the solver never reported is null, and such a
+    row's solve_seconds is its wall time, build and solve together."""
+    from dataclasses import asdict
+    row = asdict(t)
+    if not t.reported:
+        row.update(variables=None, constraints=None, build_seconds=None, solve_seconds=t.seconds)
+    return row
+
+
+def _table_line(t: Trial, with_cost: bool) -> str:
+    """A compare row in the text table; what the solver never reported shows as '-' (see `_row`)."""
+    row = _row(t)
+
+    def shown(key: str, spec: str = "") -> str:
+        return "-" if row[key] is None else format(row[key], spec)
+    length = "" if t.length is None else str(t.length)
+    cost = f" {t.extra.get('cost', ''):>5}" if with_cost else ""
+    return (f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {shown('variables'):>8} {shown('constraints'):>9} "
+            f"{shown('build_seconds', '.3f'):>8} {shown('solve_seconds', '.3f'):>8} {t.result:>7} {length:>6}{cost}")
+
+
+def _no_horizon(args: argparse.Namespace, why: str) -> int:
+    """compare's end when a limit stopped the native search before it found the horizon (exit 3)."""
+    message = f"{why or 'a limit was reached'} before the horizon was known; give --horizon T to skip the native search"
+    print(f"puzzleplan: {message}", file=sys.stderr)
+    if args.json:
+        print_json({"status": "limit_reached", "message": message, "rows": []})
+    return EXIT_LIMIT
+
+
+def _check_writable(path: str, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written: a folder, or a place
+    where no new file can be made (`_write_csv` writes one beside it, then renames it)."""
+    import os
+    import tempfile
+    from pathlib import Path
+    if os.path.isdir(path):
+        raise InputError(f"{option} {clip_path(path)}: cannot write: it is a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".puzzleplan-")
+    except OSError as exc:
+        raise InputError(f"{option} {clip_path(path)}: cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
+    """compare's rows as CSV at `path`, all or nothing."""
+    import csv
+    import io
+    from puzzleplan.plans.core.files import write_bytes
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=CSV_FIELDS, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    try:
+        write_bytes(path, text.getvalue().encode("utf-8"))
+    except OSError as exc:
+        raise InputError(f"--csv {clip_path(path)}: cannot write: {exc.strerror or exc}") from None
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """The instance at a horizon as DIMACS (built in a solver process under --time-limit and
+    the memory limit) or a CP-SAT proto (its build polls them), or as a family's own export;
+    every file written whole or not at all."""
     from pathlib import Path
     from puzzleplan.encoders.certify import proof_options
+    from puzzleplan.encoders.runner import Deadline
+    from puzzleplan.plans.core.context import LimitReached, SearchContext
     model = load_model(args)
+    ctx = SearchContext(limits_of(args))
     out = Path(args.output)
     try:
         if args.to not in ("dimacs", "cpsat"):   # a family's own exporter (e.g. pddl)
@@ -147,11 +234,17 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.goal:
             options = options.with_(goal=args.goal)
         if args.to == "dimacs":
-            map_path = export_dimacs(model, encoding, options, args.horizon, out)
+            map_path = export_dimacs(model, encoding, options, args.horizon, out, ctx.remaining(),
+                                     ctx.limits.memory_mb)
             print(f"wrote {out} and the variable map {map_path}")
         else:
-            export_cpsat(model, encoding, options, args.horizon, out)
+            export_cpsat(model, encoding, options, args.horizon, out, ctx.poll)
             print(f"wrote {out}")
+    except (Deadline, LimitReached) as exc:
+        why = ctx.time_limit_reached() if isinstance(exc, Deadline) and exc.reason == "time limit" else (
+            f"{exc.reason} reached" if isinstance(exc, Deadline) else str(exc))
+        print(f"puzzleplan: {why} while building the formula; nothing was written", file=sys.stderr)
+        return EXIT_LIMIT
     except ValueError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
@@ -196,7 +289,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     except UndecodableModel as exc:
         raise InputError(f"{where}: {exc}") from None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: {clip(exc, 80)}") from None
+        raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: {clip(exc, 160)}") from None
     report = check_plan(model, moves, "printed")
     if args.json:
         print_json({"plan": moves, "length": len(moves), **report.as_dict()})

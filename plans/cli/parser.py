@@ -84,14 +84,17 @@ def declared_choices() -> tuple[list[str], list[str], list[str]]:
     return list(engines.registry(outside=False)), notations, exports
 
 
-def _limits(p: argparse.ArgumentParser) -> None:
+def _limits(p: argparse.ArgumentParser, searches: bool = True) -> None:
+    """--time-limit and --memory-limit; for a command that searches, --max-states and --quiet too."""
     g = p.add_argument_group("limits")
     g.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="stop after this many seconds")
-    g.add_argument("--max-states", type=whole(1), metavar="N", help="stop when more states are stored")
+    if searches:
+        g.add_argument("--max-states", type=whole(1), metavar="N", help="stop when more states are stored")
     g.add_argument("--memory-limit", type=memory, metavar="MB", default=DEFAULT,
                    help="stop above this resident memory: MiB, '4G', or 'none' (or 0: no limit; default: 75%% of the memory "
                         "available at the start, or $PUZZLEPLAN_MEMORY_LIMIT)")
-    g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    if searches:
+        g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
 def _encoder_options(p: argparse.ArgumentParser) -> None:
@@ -236,6 +239,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p.add_argument("--encoding", help="default: the family's first encoding for that backend")
     p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
     p.add_argument("--metric")
+    _limits(p, searches=False)   # a dimacs or cpsat export builds a formula that grows with the horizon
 
     p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
     _puzzle(p)
