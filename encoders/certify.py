@@ -126,10 +126,19 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
         yield next(iter(minimise_cost(cls(model, options), horizon, solver, cost_bound, -1)))
     else:
         from puzzleplan.encoders.cpsat.base import solve
+        from puzzleplan.plans.core.context import LimitReached, SearchContext
+        from puzzleplan.plans.core.types import Limits
+        budget = SearchContext(Limits(time_limit=time_limit, memory_mb=memory_mb))   # the build is held to them too
         enc = cls(model, options)
         if cost_bound is not None:
             enc.cost_bound = cost_bound
-        result = solve(enc, horizon, workers=workers, time_limit=time_limit, memory_mb=memory_mb)
+        enc.budget = budget.poll
+        try:
+            result = solve(enc, horizon, workers=workers, time_limit=budget.remaining(), memory_mb=memory_mb)
+        except LimitReached as exc:
+            reason = f"memory limit of {memory_mb} MiB" if str(exc).startswith("memory") else "time limit"
+            yield HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": reason})
+            return
         if cost_bound is not None and result.moves is not None:
             from puzzleplan.encoders.phases import plan_actions
             result.extra["cost"] = sum(a.cost for a in plan_actions(enc.task, result.moves))

@@ -128,3 +128,13 @@ def test_a_native_search_stopped_by_a_limit_is_exit_3_with_a_hint(capsys) -> Non
     data = json.loads(out)
     assert code == 3 and data["status"] == "limit_reached" and data["rows"] == []
     assert "--horizon" in data["message"]
+
+
+def test_a_cp_sat_build_is_held_to_the_time_limit(capsys) -> None:
+    """A CP-SAT model grows with the horizon: its build, not only its solve, stops at the limit."""
+    started = time.monotonic()
+    code, out, _ = run_cli(capsys, "compare", str(EXAMPLES / "tiles" / "korf-012.yaml"), "--encodings",
+                           "cp-tiles-table", "--horizon", "40000", "--time-limit", "1", "--json")
+    rows = json.loads(out)
+    assert code == 3 and [row["result"] for row in rows] == ["unknown (time limit)"]
+    assert time.monotonic() - started < 20   # the whole build takes about 35 s and 2 GB
