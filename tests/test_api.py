@@ -255,6 +255,8 @@ def test_engine_options_are_checked_against_their_type_and_engine() -> None:
         puzzleplan.solve(model, "sat", strategy="sideways")
     with pytest.raises(ValueError, match="heuristic: engine bfs takes none"):
         puzzleplan.solve(model, heuristic="manhattan", engine="bfs")
+    with pytest.raises(ValueError, match="heuristic: expected one of manhattan, pdb for tiles, got 'zz'"):
+        puzzleplan.solve(model, "idastar", heuristic="zz")
     with pytest.raises(ValueError, match="partition: goes with engine idastar or dfs, not astar"):
         puzzleplan.solve(model, "astar", partition=[["1", "2"]])
     assert puzzleplan.solve(model, "sat", strategy="binary", card="ladder").status is puzzleplan.Status.OPTIMAL

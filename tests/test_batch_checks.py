@@ -96,6 +96,11 @@ def test_a_heuristic_goes_with_engines_that_read_one(tmp_path: Path, capsys: pyt
     assert [r.config for r in spec.runs] == ["idastar[heuristic=pdb]", "bfs"]
 
 
+def test_a_heuristic_the_family_does_not_name_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused(tmp_path, capsys, f"instances: [{TILES}]\nengines:\n  - engine: idastar\n    options: {{heuristic: zz}}\n",
+            ":3:", "field 'options.heuristic': expected one of manhattan, pdb for tiles, got 'zz'")
+
+
 def test_encoder_options_go_with_the_engines_that_read_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     refused(tmp_path, capsys, f"instances: [{TILES}]\nengines:\n  - engine: bfs\n    options: {{strategy: binary}}\n",
             ":4:", "field 'options.strategy': goes with engine sat or cpsat, not bfs")

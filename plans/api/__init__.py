@@ -182,9 +182,12 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
     if request.options.get("encoding") is not None:
         _check_encoding(model, request.options["encoding"])
     if request.options:   # their values, and options the engine does not read, refused before any search
-        from puzzleplan.plans.core.options import check_options
+        from puzzleplan.plans.core.options import check_heuristic, check_options
         from puzzleplan.plans.solve import default_engine
-        check_options(engine or default_engine(model, request), request.options)
+        chosen = engine or default_engine(model, request)
+        check_options(chosen, request.options)
+        if request.options.get("heuristic") is not None:
+            check_heuristic(model, chosen, request.options["heuristic"])
     with _display(progress) as display:
         return run(model, engine, request, SearchContext(request.limits, display))
 

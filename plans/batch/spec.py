@@ -373,6 +373,16 @@ def _check_readers(r: _Reader, node: yaml.Node | None, engine: str, given: dict[
             raise r.error(node, f"options.{key}", str(exc).split(": ", 1)[1] + hint) from None
 
 
+def _check_heuristic_name(r: _Reader, cfg: _EngineConfig, model: Any, given: dict[str, Any]) -> None:
+    """A heuristic the engine reads must be one it knows for the instance's family."""
+    if given.get("heuristic") is None:
+        return
+    try:
+        engine_options.check_heuristic(model, cfg.engine, given["heuristic"])
+    except ValueError as exc:
+        raise ModelError(f"{r.source}:{cfg.line}: field 'options.heuristic': {str(exc).split(': ', 1)[1]}") from None
+
+
 def _check_labels(r: _Reader, configs: list[_EngineConfig]) -> None:
     """Each label names one engine configuration (a summary line, a plot's series)."""
     first: dict[str, int] = {}
@@ -433,6 +443,7 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
                         continue
                     for solver in cfg.solvers:
                         opts = {**options, **cfg.options}
+                        _check_heuristic_name(r, cfg, m, opts)
                         name = cfg.label or config_name(cfg.engine, encoding, solver, opts)
                         lim = cfg.limits.over(inst.limits.over(limits))
                         if not _named(r, named, (inst.instance, metric, name), cfg,

@@ -170,19 +170,14 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves,
                                                           options=asked))
     if "heuristic" in options:
-        from puzzleplan.models.family import family_of
         from puzzleplan.plans.core.engines import reads_heuristic
+        from puzzleplan.plans.core.options import check_heuristic
         if not reads_heuristic(engine):
             raise InputError(f"--heuristic goes with --engine idastar or a task engine, not {engine}")
-        desc = family_of(model)
-        named = desc.heuristics if desc is not None else ()
-        if (args.engine or "").startswith("task-"):   # the task engines' domain-independent ones
-            from puzzleplan.plans.task_search.heuristics import NAMES
-            named = NAMES
-        if options["heuristic"] not in named:
-            raise InputError(f"--heuristic: expected one of {', '.join(named)} for {model.family}, "
-                             f"got {clip(options['heuristic'])!r}" if named else
-                             f"--heuristic: {model.family} names no heuristics to choose from")
+        try:
+            check_heuristic(model, engine, options["heuristic"])
+        except ValueError as exc:
+            raise InputError(f"--{exc}") from None
     if getattr(args, "partition", None):
         options["partition"] = _checked_partition(args, model)
     if getattr(args, "rule", None):

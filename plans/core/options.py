@@ -69,6 +69,25 @@ def check_reader(key: str, engine: str) -> None:
         raise ValueError(f"heuristic: engine {engine} takes none (idastar and the task engines do)")
 
 
+def heuristic_names(model: Any, engine: str) -> tuple[str, ...]:
+    """The heuristics `engine` can be asked for on `model`: the task engines' domain-independent
+    ones, else those the model's family names."""
+    if engine.startswith("task-"):
+        from puzzleplan.plans.task_search.heuristics import NAMES
+        return tuple(NAMES)
+    from puzzleplan.models.family import family_of
+    desc = family_of(model)
+    return tuple(desc.heuristics) if desc is not None else ()
+
+
+def check_heuristic(model: Any, engine: str, name: str) -> None:
+    """ValueError unless `name` is one of `heuristic_names(model, engine)`."""
+    named = heuristic_names(model, engine)
+    if name not in named:
+        raise ValueError(f"heuristic: expected one of {', '.join(named)} for {model.family}, got {str(name)[:60]!r}"
+                         if named else f"heuristic: {model.family} names no heuristics to choose from")
+
+
 def check_options(engine: str, options: dict[str, Any]) -> None:
     """Every option given (None counts as not given) against its type and `engine`."""
     for key, value in options.items():
@@ -78,5 +97,5 @@ def check_options(engine: str, options: dict[str, Any]) -> None:
         check_reader(key, engine)
 
 
-__all__ = ["ENGINE_OPTIONS", "FLAGS", "READERS", "WHOLE", "bounds", "check_options", "check_reader", "check_value",
-           "choices"]
+__all__ = ["ENGINE_OPTIONS", "FLAGS", "READERS", "WHOLE", "bounds", "check_heuristic", "check_options",
+           "check_reader", "check_value", "choices", "heuristic_names"]
