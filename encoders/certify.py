@@ -136,8 +136,7 @@ def _solve_one(model: Any, encoding: str, options: EncodingOptions, horizon: int
         try:
             result = solve(enc, horizon, workers=workers, time_limit=budget.remaining(), memory_mb=memory_mb)
         except LimitReached as exc:
-            reason = f"memory limit of {memory_mb} MiB" if str(exc).startswith("memory") else "time limit"
-            yield HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": reason})
+            yield HorizonResult(horizon, Answer.UNKNOWN, extra={"reason": exc.reason})
             return
         if cost_bound is not None and result.moves is not None:
             from puzzleplan.encoders.phases import plan_actions

@@ -268,18 +268,12 @@ def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[
             ctx.stats.extra["cost_proof"] = f"none ({reason})"
         return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0])
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                  message=_limit_words(ctx, reason))
+                  message=ctx.reached(reason))
 
 
 def _reason(call: HorizonResult | None) -> str:
     """The limit an unanswered solver call names (extra["reason"]); the time limit by default."""
     return "time limit" if call is None else str(call.extra.get("reason", "time limit"))
-
-
-def _limit_words(ctx: SearchContext, reason: str) -> str:
-    """A limit that ended the run, worded as the native engines word it ("time limit of 2 s
-    reached", "memory limit of 900 MiB reached"); the bound proved is the result's lower_bound."""
-    return ctx.time_limit_reached() if reason == "time limit" else f"{reason} reached"
 
 
 def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, request: Request, cap: int,
@@ -299,7 +293,7 @@ def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=proved + 1,
                       message=f"no plan within {metric_count(unit, cap)} (UNSAT proof)")
     last = outcome.calls[-1] if outcome.calls else None
-    why = (_limit_words(ctx, _reason(last)) if last is None or last.answer is Answer.UNKNOWN else
+    why = (ctx.reached(_reason(last)) if last is None or last.answer is Answer.UNKNOWN else
            "UNSAT under exact-T semantics with shortest-plan cuts proves nothing about shorter plans")
     bound = (proved if proved is not None else lower - 1) + 1
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=bound, message=why)
@@ -322,7 +316,7 @@ def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, 
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
                           message=f"no plan up to horizon {cap} (max_horizon)")
         return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
-                      message=_limit_words(ctx, _reason(outcome.calls[-1] if outcome.calls else None)))
+                      message=ctx.reached(_reason(outcome.calls[-1] if outcome.calls else None)))
     assert outcome.cost is not None
     if ask.cap is not None and outcome.cost > ask.cap:
         if outcome.cost_global:

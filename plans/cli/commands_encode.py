@@ -10,6 +10,7 @@ from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, progress_for, write_atomically)
 from puzzleplan.plans.cli.output import print_json, print_verification
+from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.types import Status, spent
 from puzzleplan.plans.core.words import clip, clip_path, count
@@ -87,10 +88,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress, started: 
     if args.csv:
         _check_writable(args.csv, "--csv")
     limits = spent(limits_of(args), time.monotonic() - started)   # the checks' time counts toward --time-limit too
-    ends = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-
-    def remaining() -> float | None:
-        return None if ends is None else max(0.0, ends - time.monotonic())
+    remaining = SearchContext(limits).remaining   # the seconds left of the whole command
 
     horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
     if horizon is None:
@@ -215,7 +213,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
     from puzzleplan.encoders.certify import proof_options
     from puzzleplan.encoders.runner import Deadline
-    from puzzleplan.plans.core.context import LimitReached, SearchContext
     model = load_model(args)
     ctx = SearchContext(limits_of(args))
     out = Path(args.output)
@@ -241,9 +238,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             export_cpsat(model, encoding, options, args.horizon, out, ctx.poll)
             print(f"wrote {out}")
     except (Deadline, LimitReached) as exc:
-        why = ctx.time_limit_reached() if isinstance(exc, Deadline) and exc.reason == "time limit" else (
-            f"{exc.reason} reached" if isinstance(exc, Deadline) else str(exc))
-        print(f"puzzleplan: {why} while building the formula; nothing was written", file=sys.stderr)
+        print(f"puzzleplan: {ctx.reached(exc.reason)} while building the formula; nothing was written",
+              file=sys.stderr)
         return EXIT_LIMIT
     except ValueError as exc:
         raise InputError(str(exc)) from None

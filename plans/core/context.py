@@ -24,7 +24,12 @@ def _seconds(limit: float) -> str:
 
 
 class LimitReached(Exception):
-    """Raised inside a search when a limit is hit; the message says which."""
+    """Raised inside a search when a limit is hit; the message says which, and `reason` names
+    the limit alone ("time limit", "memory limit of 900 MiB"), as runner.Deadline does."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class SearchContext:
@@ -64,6 +69,11 @@ class SearchContext:
         if self._display is not None and now - self._last_progress >= self._every:
             self.report(now)
 
+    def reached(self, reason: str) -> str:
+        """A limit that ended a run (`reason`, as Deadline and LimitReached name it) in the words
+        every engine uses: "time limit of 2 s reached", "memory limit of 900 MiB reached"."""
+        return self.time_limit_reached() if reason == "time limit" else f"{reason} reached"
+
     def time_limit_reached(self) -> str:
         """What every engine says when the time limit ends its run: "time limit of 2 s reached"."""
         limit = self.limits.time_limit
@@ -76,18 +86,19 @@ class SearchContext:
     def _check(self, now: float) -> None:
         lim = self.limits
         if lim.time_limit is not None and now - self.started >= lim.time_limit:
-            raise LimitReached(self.time_limit_reached())
+            raise LimitReached(self.time_limit_reached(), "time limit")
         if lim.max_states is not None and self.stats.states > lim.max_states:
-            raise LimitReached(f"state limit of {lim.max_states} reached")
+            raise LimitReached(f"state limit of {lim.max_states} reached", f"state limit of {lim.max_states}")
         if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
-            raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached")
+            raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached", f"memory limit of {lim.memory_mb} MiB")
 
     def reserve(self, nbytes: int, what: str) -> None:
         """LimitReached when allocating `nbytes` more would pass the memory limit: called before
         a step that allocates much at once between two polls (`what` it is, for the message)."""
         limit = self.limits.memory_mb
         if limit is not None and resident_mb() + nbytes / 2**20 > limit:
-            raise LimitReached(f"memory limit of {limit} MiB reached ({what} needs {nbytes / 2**20:,.0f} MiB more)")
+            raise LimitReached(f"memory limit of {limit} MiB reached ({what} needs {nbytes / 2**20:,.0f} MiB more)",
+                               f"memory limit of {limit} MiB")
 
     def report(self, now: float | None = None) -> None:
         """Show the statistics now (poll() does so every interval; steps that come seldom, such
