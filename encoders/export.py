@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 from pysat.formula import CNF
 
-from puzzleplan.encoders.base import EncodingOptions, encoding_class
+from puzzleplan.encoders.base import EncodingOptions, encoding_class, encodings_for
 from puzzleplan.encoders.runner import stream
 from puzzleplan.encoders.sat.base import UndecodableModel
 from puzzleplan.models.base import shorten
@@ -119,7 +119,6 @@ def decode_dimacs(model: Any, map_text: str, solution_text: str) -> list[str]:
     options = EncodingOptions(**mapping["options"])
     encoding = mapping["encoding"]
     horizon = int(mapping["horizon"])
-    from puzzleplan.encoders.base import encodings_for
     if encoding not in encodings_for(model):   # e.g. a map exported from another family's file
         raise ValueError(f"its encoding {encoding!r} is not one of {model.family} under {model.metric} "
                          "(exported from another file?)")

@@ -222,10 +222,7 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
             progress: Progress | None, rows_bar: Line, fresh_bound: bool = False) -> Verification:
     """verify() once its arguments are checked; `rows_bar` counts the solver calls."""
     from puzzleplan.encoders.certify import Certificate, certify
-    ends = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-
-    def remaining() -> float | None:
-        return None if ends is None else max(0.0, ends - time.monotonic())
+    remaining = SearchContext(limits).remaining   # the seconds left of the whole verification
 
     native = native_optimum(model, limits, remaining(), progress)
     if native.plan is None or not native.status.has_plan:
