@@ -163,6 +163,26 @@ def test_a_configuration_listed_twice_runs_once(tmp_path: Path) -> None:
                                              "engines: [{engine: bfs, label: B}]\n")).runs) == 2
 
 
+def test_a_rules_file_with_costs_runs_under_the_cost_metric(tmp_path: Path) -> None:
+    """A rules file whose actions state costs is solved under `cost` (its default metric):
+    the spec neither refuses that metric nor drops the instance."""
+    puzzle = spec_file(tmp_path, """
+        puzzle: rules
+        variables: {x: 0..3}
+        init: {x: 0}
+        goal: {x: 3}
+        actions:
+          step: {requires: x < 3, effects: {x: x + 1}, cost: 2, name: s}
+          jump: {requires: x == 0, effects: {x: 3}, cost: 5, name: j}
+    """, "costed.yaml")
+    for metrics in ("", "metrics: [cost]\n"):
+        spec = load_spec(spec_file(tmp_path, f"instances: [{puzzle}]\n{metrics}engines: [task-bfs]\n"))
+        assert [(r.metric, r.engine) for r in spec.runs] == [("cost", "task-bfs")]
+    report = batch(spec, tmp_path / "out.csv", workers=1)
+    (row,) = read_rows(tmp_path / "out.csv")
+    assert row["status"] == "optimal" and row["cost"] == 5 and report.disagreements == []
+
+
 # -- resume ---------------------------------------------------------------------------------------
 
 def test_resume_drops_the_rows_of_an_earlier_spec(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from puzzleplan.models.document import Document
 from puzzleplan.models.rules.frames import BudgetExceeded, ExprError, Frame
 from puzzleplan.models.rules.ground import ground, state_reader
 from puzzleplan.models.rules.file import Rules, read
+from puzzleplan.models.rules.schema import METRICS
 from puzzleplan.models.task.ir import State
 from puzzleplan.models.task.model import TaskModel
 
@@ -25,7 +26,9 @@ class RulesModel(TaskModel):
     """A puzzle stated as rules in YAML (immutable once built)."""
 
     family: ClassVar[str] = "rules"
-    metrics: ClassVar[tuple[str, ...]] = ("step",)
+    # A file's actions may state costs (`cost:`), so both metrics belong to the family (a batch
+    # spec or --metric names either); a file without costs counts 1 per action under `cost`.
+    metrics: ClassVar[tuple[str, ...]] = METRICS
     notations: ClassVar[tuple[str, ...]] = ("yaml",)
 
     def __init__(self, rules: Rules, data: dict[str, Any]) -> None:
