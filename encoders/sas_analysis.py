@@ -248,14 +248,20 @@ def exists_order(task: Task) -> list[int]:
     them so), as Rintanen, Heljanko and Niemela (2006) suggest. Within a component, task order.
     Any order is sound; this one allows the most parallelism a fixed order can.
     """
+    # The disabling edges a -> b number sum |E| x |R| over the facts (2.8e9 on a 4x4 blocks board
+    # under the piece metric, 77,748 actions), so the graph runs through one node per fact
+    # instead, a -> f -> b: linear in sum |E| + |R|. Actions reach each other through fact nodes
+    # exactly when they do through disabling edges, so the actions' components and their order
+    # are those of the disabling graph (a -> f -> a only puts a fact in a's component).
     n = len(task.actions)
-    edges: list[set[int]] = [set() for _ in range(n)]
-    for falsifying, needing in interference(task).values():
+    chains = list(interference(task).values())
+    edges: list[list[int]] = [[] for _ in range(n)] + [sorted(needing) for _, needing in chains]
+    for k, (falsifying, _) in enumerate(chains):
         for a in falsifying:
-            edges[a].update(b for b in needing if b != a)
+            edges[a].append(n + k)
     order: list[int] = []
-    for component in _strong_components([sorted(e) for e in edges]):
-        order += sorted(component)
+    for component in _strong_components(edges):
+        order += sorted(i for i in component if i < n)
     return order
 
 

@@ -330,6 +330,26 @@ def test_exists_order_puts_the_disabled_action_first() -> None:
     assert _ask(TaskModel(cycle), "sas-exists", 1).answer is Answer.UNSAT   # each disables the other
 
 
+@pytest.mark.parametrize("path, metric", [("blocks/side-exit.yaml", "piece"), ("rush-hour/seed-003-card.yaml", "slide"),
+                                          ("sokoban/pocket.yaml", "moves"), ("rules/hanoi.yaml", "step")])
+def test_exists_order_respects_every_disabling_edge(path: str, metric: str) -> None:
+    """The order, computed through one node per fact, against the disabling edges listed one by
+    one: where a disables b and a comes first, b also reaches a (one component, any order)."""
+    from puzzleplan.encoders.sas_analysis import _strong_components, interference
+    from puzzleplan.models.task.compile import compiled
+    task = compiled(load(EXAMPLES / path, {"metric": metric})).task
+    edges: list[set[int]] = [set() for _ in task.actions]
+    for falsifying, needing in interference(task).values():
+        for a in falsifying:
+            edges[a].update(b for b in needing if b != a)
+    component = {i: k for k, members in enumerate(_strong_components([sorted(e) for e in edges])) for i in members}
+    order = exists_order(task)
+    assert sorted(order) == list(range(len(task.actions)))
+    position = {i: n for n, i in enumerate(order)}
+    late = [(a, b) for a, out in enumerate(edges) for b in out if position[a] < position[b] and component[a] != component[b]]
+    assert not late, late[:5]
+
+
 def test_relaxed_levels_and_distances() -> None:
     info = analysis(_ladder(10, 1).task)
     assert info.fact_level[0] == [0, 1, 2, 1] and info.goal_distance[0] == [1, 2, 1, 0]
