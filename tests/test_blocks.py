@@ -44,7 +44,7 @@ def model_of(text: str, metric: str | None = None) -> Blocks:
     ("puzzle: blocks\nboard: |\n  " + "A" + "." * 16 + "\ngoal: {A: [1, 1]}\n", 2, "at most 16x16"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nleave: A\n", 5, "expected an exit"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1]}\nleave: A\n", 6, "cannot pass an opening of 1"),
-    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1, 3]}\nleave: A\n", 5, "consecutive"),
+    ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1, 3]}\nleave: A\n", 5, "consecutive numbers from 1 to 3, got [1, 3]"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: up, at: [1]}\nleave: A\n", 5, "side: top|bottom"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1]}\ngoal: {A: [1, 2]}\n", 5, "leave:"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1, 2]}\nleave: Q\n", 6, "a piece on the board"),

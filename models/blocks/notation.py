@@ -185,7 +185,10 @@ def _exit(doc: Document, rows: list[str]) -> Exit:
     length = len(rows[0]) if value["side"] in ("top", "bottom") else len(rows)
     if not (at and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= length for x in at)
             and at == list(range(at[0], at[0] + len(at)))):
-        raise doc.error("exit", f"at: expected consecutive numbers from 1 to {length}, got {describe(value['at'])}")
+        given = value["at"]
+        shown = (f"[{', '.join(map(str, given))}]" if isinstance(given, list) and len(given) <= 12
+                 and all(isinstance(x, (int, float, str)) for x in given) else describe(given))
+        raise doc.error("exit", f"at: expected consecutive numbers from 1 to {length}, got {shown}")
     return Exit(value["side"], at[0] - 1, at[-1] - 1)
 
 
