@@ -292,7 +292,7 @@ def _tool_commands(sub: Any) -> None:
     p = sub.add_parser("families", help="what runs on each family and metric: engines, encodings, exports, checker")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("warm-up", help="compile the numba kernels ahead (about 30 s, once per installation)")
+    p = sub.add_parser("warm-up", help="compile the numba kernels ahead (about a minute, once per installation)")
     p.add_argument("--json", action="store_true")
 
 
