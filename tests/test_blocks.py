@@ -223,3 +223,19 @@ def test_klotski_takes_81_piece_moves() -> None:
         pytest.skip("breadth-first search of Klotski took over 20 s on this machine")
     assert result.status is Status.OPTIMAL and result.plan.cost == model.expect["optimal_piece"]
     assert check_plan(model, list(result.plan.moves)).valid
+
+
+def test_too_many_look_alike_placements_are_refused_before_they_fill_memory(tmp_path: Path, capsys) -> None:
+    """Nine 1x1 look-alikes on a 6x6 board have about 94 million placements: the planning task is
+    refused at once (one line, exit 2) instead of grounding them; a small class still compiles."""
+    from puzzleplan.models.task.compile import compiled
+    from puzzleplan.models.task.ir import NotCompilable
+    big = tmp_path / "k10.yaml"
+    big.write_text("puzzle: blocks\nboard: |\n  ABCDEF\n  GHIJ..\n" + "  ......\n" * 4 + "goal: {A: [6, 6]}\n")
+    with pytest.raises(NotCompilable, match="more than 200,000 placements of 9 look-alike pieces"):
+        compiled(load(big))
+    code, out, err = run_cli(capsys, "compile", big)
+    assert code == 2 and err.count("\n") == 1 and "look-alike" in err
+    small = tmp_path / "k3.yaml"
+    small.write_text("puzzle: blocks\nboard: |\n  ABC.\n  ....\ngoal: {A: [2, 4]}\n")
+    assert len(compiled(load(small)).task.actions) > 0

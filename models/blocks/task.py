@@ -15,7 +15,6 @@ of anchors, enumerated up to MAX_ROUTES per start.
 """
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from puzzleplan.models.blocks.board import Board, move_name
@@ -101,17 +100,32 @@ def _bits(mask: int) -> list[int]:
 
 
 def _tuples(board: Board, lo: int, hi: int) -> list[tuple[int, ...]]:
-    """Every sorted tuple of anchors the class [lo, hi) can take without its pieces overlapping."""
+    """Every sorted tuple of anchors the class [lo, hi) can take without its pieces overlapping,
+    by backtracking (an overlap prunes every tuple that extends it); more than MAX_ACTIONS of
+    them is NotCompilable before they fill memory (nine 1x1 look-alikes on a 6x6 board:
+    C(36, 9), about 94 million)."""
     masks = board.masks(lo)
-    out = []
-    for group in combinations(sorted(masks), hi - lo):
-        taken = 0
-        for a in group:
-            if masks[a] & taken:
-                break
-            taken |= masks[a]
-        else:
-            out.append(group)
+    anchors = sorted(masks)
+    size = hi - lo
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def extend(start: int, taken: int) -> None:
+        if len(chosen) == size:
+            out.append(tuple(chosen))
+            if len(out) > MAX_ACTIONS:
+                raise NotCompilable(f"more than {MAX_ACTIONS:,} placements of {size} look-alike pieces "
+                                    "(they are grounded per tuple of their places)")
+            return
+        for k in range(start, len(anchors) - (size - len(chosen)) + 1):
+            mask = masks[anchors[k]]
+            if mask & taken:
+                continue
+            chosen.append(anchors[k])
+            extend(k + 1, taken | mask)
+            chosen.pop()
+
+    extend(0, 0)
     return out
 
 
