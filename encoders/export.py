@@ -111,14 +111,33 @@ def _check_status(status: str, number: int) -> None:
                            "(expected SATISFIABLE or UNSATISFIABLE)")
 
 
+def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]:
+    """The map's fields checked before anything is built from them (ValueError naming the field):
+    a horizon beyond MAX_CAP would have the encoding build itself for hours."""
+    from dataclasses import fields
+    from puzzleplan.models.base import MAX_CAP
+    mapping = json.loads(map_text)
+    if not isinstance(mapping, dict) or not {"encoding", "horizon", "options", "variables"} <= set(mapping):
+        raise ValueError("expected a JSON object with encoding, horizon, options and variables (as export writes)")
+    encoding, horizon, given = mapping["encoding"], mapping["horizon"], mapping["options"]
+    if not isinstance(encoding, str):
+        raise ValueError("field 'encoding': expected an encoding's name")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or not 0 <= horizon <= MAX_CAP:
+        raise ValueError(f"field 'horizon': expected a whole number from 0 to {MAX_CAP:,}, got {shorten(str(horizon), 30)}")
+    if not isinstance(mapping["variables"], dict):
+        raise ValueError("field 'variables': expected an object of variable numbers and names")
+    known = {f.name: type(f.default) for f in fields(EncodingOptions)}
+    if not isinstance(given, dict) or any(k not in known or type(v) is not known[k] for k, v in given.items()):
+        raise ValueError(f"field 'options': expected an object of encoding options ({', '.join(known)}) "
+                         "with their types")
+    return mapping, encoding, horizon, EncodingOptions(**given)
+
+
 def decode_dimacs(model: Any, map_text: str, solution_text: str) -> list[str]:
     """Rebuild the encoding named in the map and decode the outside model into moves.
     UndecodableModel for a solution holding no usable model; other errors concern the map."""
     true = read_model_literals(solution_text)
-    mapping = json.loads(map_text)
-    options = EncodingOptions(**mapping["options"])
-    encoding = mapping["encoding"]
-    horizon = int(mapping["horizon"])
+    mapping, encoding, horizon, options = _read_map(map_text)
     if encoding not in encodings_for(model):   # e.g. a map exported from another family's file
         raise ValueError(f"its encoding {encoding!r} is not one of {model.family} under {model.metric} "
                          "(exported from another file?)")

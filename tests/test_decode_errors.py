@@ -164,3 +164,23 @@ def test_pddl_missing_file_names_the_yaml_file_and_field(capsys, tmp_path: Path,
     assert (code, out) == (2, "")
     missing = tmp_path / "nosuch.pddl"
     assert err.strip() == f"puzzleplan: error: {bad}:{at + 1}: field '{field}': {missing}: no such file"
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"horizon": 10 ** 12}, "field 'horizon': expected a whole number from 0 to 100,000"),
+    ({"horizon": "7"}, "field 'horizon': expected a whole number"),
+    ({"options": {"goal": 3}}, "field 'options': expected an object of encoding options"),
+    ({"options": {"nonsense": True}}, "field 'options': expected an object of encoding options"),
+    ({"variables": []}, "field 'variables': expected an object"),
+    ({"encoding": 5}, "field 'encoding': expected an encoding's name"),
+])
+def test_an_edited_map_is_refused_by_field_before_anything_is_built(capsys, tmp_path: Path, change: dict,
+                                                                    words: str) -> None:
+    """A map's horizon of 10**12 had decode build the encoding until memory ran out."""
+    puzzle, cnf = export(capsys, tmp_path, "tiles")
+    path = Path(f"{cnf}.map.json")
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    sol = tmp_path / "any.sol"
+    sol.write_text(solve(cnf))
+    err = decode_error(capsys, puzzle, cnf, sol)
+    assert f"{path.name}: not a variable map of this puzzle: {words}" in err
