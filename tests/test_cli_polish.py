@@ -184,3 +184,38 @@ def test_pdb_build_refuses_a_state_limit_and_reports_ctrl_c_as_a_limit(capsys, m
     monkeypatch.setattr(pdb, "databases_for", interrupted)
     code, out, err = run_cli(capsys, "pdb", "build", eight, "--json")
     assert code == 3 and json.loads(out)["message"] == "interrupted (Ctrl-C)"
+
+
+# -- outputs: special files are written through, a bad second output is refused before the search ---
+
+def test_a_device_or_fifo_output_is_written_through_not_replaced(capsys, tmp_path: Path) -> None:
+    import os
+    import stat
+    import threading
+    code, _, err = run_cli(capsys, "solve", SMALL, "--plan-file", os.devnull)
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)          # still the device, not a regular file
+    fifo = tmp_path / "plan.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, _, err = run_cli(capsys, "solve", SMALL, "--plan-file", fifo)
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and got and got[0].strip()
+
+
+def test_a_bad_render_path_is_refused_before_the_plan_file_is_written(capsys, tmp_path: Path) -> None:
+    plan = tmp_path / "p.plan"
+    code, out, err = run_cli(capsys, "solve", SMALL, "--plan-file", plan, "--render", tmp_path / "no" / "x.html")
+    assert code == 2 and out == "" and "--render" in err and err.count("\n") == 1
+    assert not plan.exists()
+
+
+def test_export_into_a_folder_leaves_no_map_behind(capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    code, _, err = run_cli(capsys, "export", SMALL, "--to", "dimacs", "--horizon", "3", "-o", folder)
+    assert code == 2 and "is a folder" in err
+    assert list(tmp_path.iterdir()) == [folder]

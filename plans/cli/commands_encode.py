@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, note_cold_kernels, progress_for, write_atomically)
+                                         load_model, note_cold_kernels, progress_for, write_atomically,
+                                         check_writable)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
@@ -86,7 +87,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress, started: 
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
     if args.csv:
-        _check_writable(args.csv, "--csv")
+        check_writable(args.csv, "--csv")
     limits = spent(limits_of(args), time.monotonic() - started)   # the checks' time counts toward --time-limit too
     remaining = SearchContext(limits).remaining   # the seconds left of the whole command
 
@@ -175,22 +176,6 @@ def _no_horizon(args: argparse.Namespace, why: str) -> int:
     return EXIT_LIMIT
 
 
-def _check_writable(path: str, option: str) -> None:
-    """Refuse, before any work, an output file that cannot be written: a folder, or a place
-    where no new file can be made (`_write_csv` writes one beside it, then renames it)."""
-    import os
-    import tempfile
-    from pathlib import Path
-    if os.path.isdir(path):
-        raise InputError(f"{option} {clip_path(path)}: cannot write: it is a folder")
-    try:
-        fd, probe = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".puzzleplan-")
-    except OSError as exc:
-        raise InputError(f"{option} {clip_path(path)}: cannot write: {exc.strerror or exc}") from None
-    os.close(fd)
-    os.unlink(probe)
-
-
 def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
     """compare's rows as CSV at `path`, all or nothing."""
     import csv
@@ -244,7 +229,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
-        raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+        raise InputError(f"{exc.filename or args.output}: cannot write: {exc.strerror or exc}") from None
     return EXIT_OK
 
 

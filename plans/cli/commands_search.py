@@ -8,8 +8,7 @@ from typing import Any
 from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, partition_groups, pattern_databases, progress_for,
-                                         quiet,
-                                         write_atomically)
+                                         quiet, check_writable, write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.types import Request, Status
@@ -25,6 +24,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return _all_optimal(args, model)
     _check_plan_format(args, model)
     render_to = _render_format(args)
+    for option, path in (("--plan-file", args.plan_file), ("--render", getattr(args, "render", None))):
+        if path is not None:   # before the search, so a bad second output leaves no first one written
+            check_writable(path, option)
     request = Request(max_moves=model.max_moves, any_plan=args.any, limits=limits_of(args),
                       options=_engine_options(args, model))
     engine = args.engine or default_engine(model, request)

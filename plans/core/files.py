@@ -1,4 +1,6 @@
-"""Files written all or nothing: a temporary file beside the target, renamed onto it at the end.
+"""Files written all or nothing: a temporary file beside the target, renamed onto it at the end
+(a target that is a device or a FIFO, such as /dev/null, gets the finished bytes written through,
+since renaming would replace it with a regular file).
 
 A reader never sees half a file, and a failed write leaves the old file (or none) in place.
 """
@@ -6,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,14 +20,24 @@ def replaced(path: str | Path, make_folder: bool = False) -> Iterator[str]:
     """Yield a temporary path beside `path` to write; on success it becomes `path` (with the
     permissions a new file gets), on any error it is removed. OSError passes through."""
     target = Path(path).resolve()
-    if make_folder:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    elif not target.parent.is_dir():   # named here: mkstemp's error would name the temporary file
-        raise FileNotFoundError(errno.ENOENT, "no such folder", str(target.parent))
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=target.suffix)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(target))
+    special = target.exists() and not target.is_file()
+    if special:   # /dev/null, a FIFO: written through once complete, never renamed over
+        fd, tmp = tempfile.mkstemp(prefix=".puzzleplan-", suffix=target.suffix)
+    else:
+        if make_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        elif not target.parent.is_dir():   # named here: mkstemp's error would name the temporary file
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(target.parent))
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".puzzleplan-", suffix=target.suffix)
     os.close(fd)
     try:
         yield tmp
+        if special:
+            with open(tmp, "rb") as source, open(target, "wb") as sink:
+                shutil.copyfileobj(source, sink)
+            return
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600
