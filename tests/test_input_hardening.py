@@ -391,6 +391,11 @@ class Counter:
     def successors(self, state):
         if self.mode == "successors" and state == 3:
             return 1 / 0
+        if self.mode == "exits" and state == 3:
+            raise SystemExit(0)
+        if self.mode == "unpicklable":
+            n = state if isinstance(state, int) else state[0]
+            return [("+1", (n + 1, lambda: n))]
         if self.mode == "pairs":
             return [state + 1]
         if self.mode == "unhashable":
@@ -464,6 +469,8 @@ def test_bad_class_attributes_are_refused_at_load(capsys, tmp_path: Path, cls: s
     ("successors", "dfs", "Counter.successors() raised ZeroDivisionError"),
     ("successors", "idastar", "Counter.successors() raised ZeroDivisionError"),
     ("successors", "greedy", "Counter.successors() raised ZeroDivisionError"),
+    ("exits", "bfs", "Counter.successors() raised SystemExit: 0"),    # not exit 0 with no output
+    ("exits", "astar", "Counter.successors() raised SystemExit: 0"),
     ("pairs", "bfs", "Counter.successors() yielded 1"),
     ("unhashable", "bfs", "Counter.successors() yielded an unhashable"),
     ("none", "bfs", "Counter.successors() raised TypeError"),
@@ -485,6 +492,13 @@ def test_failing_hooks_in_explore_and_show(capsys, tmp_path: Path) -> None:
     code = main(["solve", str(path), "--show"])
     _, err = capsys.readouterr()
     assert code == 2 and "Counter.render() raised ValueError" in err and "Traceback" not in err
+
+
+def test_states_that_do_not_pickle_are_one_line_under_workers(capsys, tmp_path: Path) -> None:
+    """Worker processes pass states pickled: a state holding a lambda is the puzzle's fault (exit
+    2, one line saying to run with one worker), not an internal error with a worker's traceback."""
+    message = one_line_error(capsys, _user(tmp_path, mode="unpicklable"), "--workers", "2", command="explore")
+    assert "does not pickle" in message and "run with one worker" in message
 
 
 def test_hook_error_is_a_model_error_and_pickles(tmp_path: Path) -> None:

@@ -276,6 +276,11 @@ class Unhashable(Good):
 
 class FakeTiles(Good):
     family = "tiles"
+
+class Quits(Good):
+    @classmethod
+    def from_yaml(cls, data):
+        raise SystemExit(0)
 '''
 
 BAD_SPECS = {
@@ -288,6 +293,8 @@ BAD_SPECS = {
     "constructor_raises": ("python:./good.py:Explodes", ["Explodes.from_yaml(...) raised ValueError",
                                                          "discs must be positive"]),
     "import_raises": ("python:./broken.py:Cls", ["importing broken.py raised ZeroDivisionError"]),
+    "import_exits": ("python:./exits.py:Cls", ["importing exits.py raised SystemExit: 3"]),
+    "constructor_exits": ("python:./good.py:Quits", ["Quits.from_yaml(...) raised SystemExit: 0"]),
     "unhashable_state": ("python:./good.py:Unhashable", ["hashable"]),
     "builtin_family_name": ("python:./good.py:FakeTiles", ["built-in family"]),
 }
@@ -296,6 +303,7 @@ BAD_SPECS = {
 def _bad_file(tmp_path: Path, spec: str) -> Path:
     (tmp_path / "good.py").write_text(GOOD)
     (tmp_path / "broken.py").write_text("x = 1 / 0\n")
+    (tmp_path / "exits.py").write_text("raise SystemExit(3)\n")
     path = tmp_path / "bad.yaml"
     path.write_text(f"name: bad\npuzzle: {spec!r}\nsize: 3\n")
     return path

@@ -73,7 +73,7 @@ from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase, ModelError, quote, shorten
 from puzzleplan.models.document import Document
-from puzzleplan.models.user.spec import (REQUIRED, _class_of, _describe_exc, _entry_points, _import_file,
+from puzzleplan.models.user.spec import (REQUIRED, USER_ERRORS, _class_of, _describe_exc, _entry_points, _import_file,
                                          _import_module, _resolve, _SpecError)
 
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
@@ -133,18 +133,18 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
         if str(exc).startswith(f"{doc.source}:"):
             raise ModelError(" ".join(str(exc).split())) from None
         raise doc.error("puzzle", f"{spec}: {_describe_exc(exc)}") from None
-    except Exception as exc:
+    except USER_ERRORS as exc:
         raise doc.error("puzzle", f"{spec}: {cls.__name__}{how_of(cls)}(...) raised {_describe_exc(exc)}") from None
     if inner is None or any(not callable(getattr(inner, m, None)) for m in REQUIRED):
         raise doc.error("puzzle", f"{spec}: {cls.__name__}{how} did not return an instance with "
                                   f"{', '.join(REQUIRED)}")
     try:
         start = inner.initial()
-    except Exception as exc:
+    except USER_ERRORS as exc:
         raise doc.error("puzzle", f"{spec}: {cls.__name__}.initial() raised {_describe_exc(exc)}") from None
     try:
         hash(start)
-    except Exception as exc:
+    except USER_ERRORS as exc:
         raise doc.error("puzzle", f"{spec}: {cls.__name__}.initial() must return a hashable state, got "
                                   f"{type(start).__name__} ({_describe_exc(exc)})") from None
     attrs = {
@@ -261,7 +261,7 @@ class UserModel(ModelBase):
             return own(*args)
         except _PASS:
             raise
-        except Exception as exc:
+        except USER_ERRORS as exc:
             raise self._raised(hook, exc) from None
 
     def _guard_initial(self, inner: Any) -> Any:
@@ -273,7 +273,7 @@ class UserModel(ModelBase):
                 raise
             except TypeError as exc:
                 raise self._hook_error("initial", f"must return a hashable state ({_describe_exc(exc)})") from None
-            except Exception as exc:
+            except USER_ERRORS as exc:
                 raise self._raised("initial", exc) from None
             return state
         return initial
@@ -284,7 +284,7 @@ class UserModel(ModelBase):
                 return bool(inner(state))
             except _PASS:
                 raise
-            except Exception as exc:
+            except USER_ERRORS as exc:
                 raise self._raised("is_goal", exc) from None
         return is_goal
 
@@ -296,7 +296,7 @@ class UserModel(ModelBase):
                 items = list(inner(state))
             except _PASS:
                 raise
-            except Exception as exc:
+            except USER_ERRORS as exc:
                 raise self._raised("successors", exc) from None
             for item in items:
                 if type(item) is not tuple or len(item) != 2:
@@ -306,7 +306,7 @@ class UserModel(ModelBase):
                 for _, child in items:
                     try:
                         hash(child)
-                    except Exception as exc:
+                    except USER_ERRORS as exc:
                         raise self._hook_error("successors", f"yielded an unhashable next state of type "
                                                              f"{type(child).__name__} ({_describe_exc(exc)})") from None
                 self._check_distinct_names(items)
@@ -337,7 +337,7 @@ class UserModel(ModelBase):
                 value = inner(state)
             except _PASS:
                 raise
-            except Exception as exc:
+            except USER_ERRORS as exc:
                 raise self._raised("h", exc) from None
             if type(value) is int:
                 return value
@@ -355,7 +355,7 @@ class UserModel(ModelBase):
         moves = self._call("plan_moves", list(actions))
         try:
             names = [str(m) for m in moves]
-        except Exception as exc:
+        except USER_ERRORS as exc:
             raise self._hook_error("plan_moves", f"returned {quote(moves)}; expected a list of move names "
                                                  f"({_describe_exc(exc)})") from None
         for name in names:
@@ -370,7 +370,7 @@ class UserModel(ModelBase):
         picture = self._call("render", state)
         try:
             return str(picture)
-        except Exception as exc:
+        except USER_ERRORS as exc:
             raise self._raised("render", exc) from None
 
     def unsolvable_reason(self) -> str | None:

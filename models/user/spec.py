@@ -13,6 +13,11 @@ from typing import Any
 
 from puzzleplan.models.base import ModelError, quote
 
+# What user code may raise that is its own error: any Exception, and SystemExit (a hook's
+# `sys.exit()` would otherwise end puzzleplan with the hook's exit code and no message).
+# KeyboardInterrupt stays Ctrl-C: one raised by a hook cannot be told from a real one.
+USER_ERRORS: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
 PREFIX = "python:"
 ENTRY_POINT_GROUP = "puzzleplan.models"
 REQUIRED = ("initial", "is_goal", "successors")   # the hooks every user class must have
@@ -123,7 +128,7 @@ def _import_file(path: Path, module_name: str) -> Any:
         spec.loader.exec_module(module)
     except BaseException as exc:
         sys.modules.pop(module_name, None)
-        if not isinstance(exc, Exception):
+        if not isinstance(exc, USER_ERRORS):
             raise
         raise _SpecError(f"importing {path.name} raised {_describe_exc(exc)}") from None
     return module
@@ -136,7 +141,7 @@ def _import_module(name: str) -> Any:
         if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
             raise _SpecError(f"no module named {quote(name)}") from None
         raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
-    except Exception as exc:
+    except USER_ERRORS as exc:
         raise _SpecError(f"importing {name} raised {_describe_exc(exc)}") from None
 
 

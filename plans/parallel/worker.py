@@ -196,6 +196,15 @@ def worker_main(wid: int, workers: int, control: Any, inboxes: list[Any], result
             results.put(("ok", wid, answer))
         except ModelError as exc:  # the user's puzzle at fault (e.g. a hook that raised): one line
             results.put(("model_error", wid, str(exc)))
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            if "pickle" not in str(exc):
+                results.put(("error", wid, traceback.format_exc()))
+            else:   # a user class's state: the workers pass states to each other pickled
+                source = getattr(getattr(job, "model", None), "source", None)
+                results.put(("model_error", wid, (f"{source}: " if source else "") +
+                             "a state of the puzzle does not pickle, and the worker processes "
+                             f"of --workers pass states to each other pickled ({' '.join(str(exc).split())[:160]}); "
+                             "run with one worker"))
         except BaseException:  # report, then wait: the parent tears the group down
             results.put(("error", wid, traceback.format_exc()))
     for inbox in inboxes:
