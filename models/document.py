@@ -432,7 +432,7 @@ def _decoded(data: bytes, source: str, limit: int, expected: str) -> str:
     if len(data) > limit:
         raise ModelError(f"{source}: larger than {limit:,} bytes; expected {expected}")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")   # a leading byte-order mark (Windows editors write one) is dropped
     except UnicodeDecodeError as exc:
         raise ModelError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 

@@ -628,3 +628,24 @@ def test_random_mutations_fixed_seed() -> None:
             loads("\n".join(lines), str(path))
         except ModelError as exc:
             assert "\n" not in str(exc) and len(str(exc)) <= MESSAGE_LIMIT
+
+
+# -- a leading byte-order mark (Windows editors write one) is dropped in every text format ---------
+
+def _with_bom(tmp_path: Path, text: str, name: str) -> Path:
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    return path
+
+
+def test_a_byte_order_mark_is_accepted_in_every_text_format(capsys, tmp_path: Path) -> None:
+    xsb = _with_bom(tmp_path, "; first-push\n#####\n#@$.#\n#####\n", "bom.xsb")
+    assert main(["solve", str(xsb), "--level", "first-push"]) == 0          # the title still matches
+    txt = _with_bom(tmp_path, "1 " + "o" * 12 + "AAoooo" + "o" * 18 + " 5\n", "bom.txt")
+    assert main(["solve", str(txt), "--level", "1"]) == 0
+    domain = _with_bom(tmp_path, (EXAMPLES / "pddl" / "ferry-domain.pddl").read_text(), "d.pddl")
+    problem = _with_bom(tmp_path, (EXAMPLES / "pddl" / "ferry-3.pddl").read_text(), "p.pddl")
+    assert main(["solve", str(_write(tmp_path, f"puzzle: pddl\ndomain: {domain}\nproblem: {problem}\n", "f.yaml"))]) == 0
+    plan = _with_bom(tmp_path, "R\n", "move.plan")
+    assert main(["check", str(xsb), "--level", "first-push", f"@{plan}"]) == 0
+    capsys.readouterr()

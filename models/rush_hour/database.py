@@ -51,7 +51,10 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     with handle:
         number = 0
         while True:
-            raw = handle.readline(MAX_LINE + 1)
+            try:
+                raw = handle.readline(MAX_LINE + 1)
+            except OSError as exc:
+                raise ModelError(f"{path}:{number + 1}: cannot read: {exc.strerror or type(exc).__name__}") from None
             if not raw:
                 return
             number += 1
@@ -59,7 +62,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 raise ModelError(f"{path}:{number}: a line longer than {MAX_LINE:,} bytes; expected "
                                  "'MOVES BOARD CLUSTER' (Fogleman's Rush Hour database)")
             try:
-                yield number, raw.decode("utf-8")
+                yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8")   # a byte-order mark dropped
             except UnicodeDecodeError as exc:
                 raise ModelError(f"{path}:{number}: not UTF-8 text ({exc.reason})") from None
 

@@ -56,7 +56,7 @@ def read_plan_argument(arg: str) -> str:
         path = Path(arg[1:])
         if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
             raise ValueError(f"{clip_path(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")   # a leading byte-order mark dropped
     return arg
 
 

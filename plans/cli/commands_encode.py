@@ -261,7 +261,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     model = load_model(args)
     map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
-        map_text = open(map_path, encoding="utf-8").read()
+        map_text = open(map_path, encoding="utf-8-sig").read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{clip_path(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     where, solution = _solution_text(args.solution)
@@ -287,7 +287,7 @@ def _solution_text(arg: str) -> tuple[str, str]:
     path = arg[1:] if arg.startswith("@") else arg
     if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
         try:
-            return clip_path(path), open(path, encoding="utf-8").read()
+            return clip_path(path), open(path, encoding="utf-8-sig").read()
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"{clip_path(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
     return "SOLUTION", arg
