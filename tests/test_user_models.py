@@ -375,6 +375,8 @@ class Walk:
         x, y = state
         return [("R", (x + 1, y)), ("U", (x, y + 1))]
     def plan_moves(self, actions):
+        if len(self.names) == 1:    # a broken hook: fewer names than actions
+            return self.names[:1]
         return [self.names[0] if a == "R" else self.names[1] for a in actions]
 '''
 
@@ -393,7 +395,9 @@ def test_a_plan_of_a_class_is_checked_by_replay_without_sweeping_its_space(tmp_p
 
 
 @pytest.mark.parametrize("names, says", [("m m", "gives two legal moves of one state the name 'm'"),
-                                          ("R u,p", "returned the move name 'u,p'; a move name is one token")])
+                                          ("R u,p", "returned the move name 'u,p'; a move name is one token"),
+                                          ("R x;b", "returned the move name 'x;b'; a move name is one token"),
+                                          ("R", "returned 1 names for 2 actions")])
 def test_move_names_plans_cannot_be_read_back_by_are_the_class_s_error(tmp_path: Path, capsys, names: str,
                                                                       says: str) -> None:
     (tmp_path / "walk.py").write_text(WALK_PY)

@@ -358,10 +358,13 @@ class UserModel(ModelBase):
         except USER_ERRORS as exc:
             raise self._hook_error("plan_moves", f"returned {quote(moves)}; expected a list of move names "
                                                  f"({_describe_exc(exc)})") from None
+        if len(names) != len(actions):
+            raise self._hook_error("plan_moves", f"returned {len(names)} names for {len(actions)} actions; "
+                                                 "expected one move name per action")
         for name in names:
-            if not name or any(c.isspace() or c == "," for c in name):
+            if not name or any(c.isspace() or c in ",;" for c in name):   # the separators plan text splits on
                 raise self._hook_error("plan_moves", f"returned the move name {quote(name)}; a move name is one "
-                                                     "token: not empty, no spaces or commas")
+                                                     "token: not empty, no spaces, commas or semicolons")
         return names
 
     def render(self, state: Any) -> str:
