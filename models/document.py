@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
@@ -134,6 +135,11 @@ class Document:
             return str(value)
         if not isinstance(value, str):
             raise self.error(key, f"expected text, got {describe(value)}")
+        # YAML refuses raw control bytes, but its escapes ("\e", "\a") make them; printed in a
+        # terminal they would act (clear the screen, ring the bell) instead of showing.
+        bad = next((c for c in value if c not in "\n\t" and unicodedata.category(c) == "Cc"), None)
+        if bad is not None:
+            raise self.error(key, f"expected printable text, got the control character U+{ord(bad):04X}")
         return value
 
     def integer(self, key: str, default: Any = _MISSING, low: int | None = None,

@@ -649,3 +649,16 @@ def test_a_byte_order_mark_is_accepted_in_every_text_format(capsys, tmp_path: Pa
     plan = _with_bom(tmp_path, "R\n", "move.plan")
     assert main(["check", str(xsb), "--level", "first-push", f"@{plan}"]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("field, escaped, code", [("name", "\\e[2J", "U+001B"), ("description", "ring\\a", "U+0007")])
+def test_control_characters_made_by_yaml_escapes_are_refused(capsys, tmp_path: Path, field: str, escaped: str,
+                                                             code: str) -> None:
+    """A name printed in the terminal must not clear the screen or ring the bell."""
+    message = file_error(capsys, tmp_path, TILES + f'{field}: "{escaped}"\n')
+    assert f"field '{field}': expected printable text, got the control character {code}" in message
+
+
+def test_tabs_and_line_breaks_stay_allowed_in_text(capsys, tmp_path: Path) -> None:
+    assert main(["solve", str(_write(tmp_path, TILES + 'description: "two\\tcolumns\\nand lines"\n'))]) == 0
+    capsys.readouterr()
