@@ -195,6 +195,7 @@ def test_arithmetic_agrees_with_python(text: str, a: int, b: int, c: int) -> Non
     ("__import__('os')", "may be called"), ("a.real", "attribute access"), ("a / b", "use //"),
     ("a ** 2", "**"), ("lambda: 1", "lambda"), ("[x for x in S][0]", "can be indexed"), ("d + 1", "unknown name 'd'"),
     ("'x' < 1", None), ("a if", "not a valid expression"), ("{1: 2}", "mapping"), ("b is None", "is"),
+    ("(99999999999 * 99999999999) > 0", "beyond +-1e+18"),     # repeated squaring would have no end
 ])
 def test_evaluator_refuses(text: str, why: str | None) -> None:
     with pytest.raises(ExprError) as info:

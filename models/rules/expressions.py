@@ -100,6 +100,7 @@ def compile_expression(text: Any, world: World, scope: Scope) -> Expression:
 
 
 # -- compiling --------------------------------------------------------------------------------------
+MAX_MAGNITUDE = 10 ** 18   # what arithmetic may give (Python's integers would grow without bound)
 _OPERATORS: dict[type, tuple[str, Callable[[int, int], int]]] = {
     ast.Add: ("+", lambda a, b: a + b), ast.Sub: ("-", lambda a, b: a - b), ast.Mult: ("*", lambda a, b: a * b),
     ast.FloorDiv: ("//", lambda a, b: a // b), ast.Mod: ("%", lambda a, b: a % b),
@@ -281,7 +282,11 @@ class Compiler:
             a, b = _number(left(f), sign), _number(right(f), sign)
             if b == 0 and sign in ("//", "%"):
                 raise ExprError(f"{sign} by zero")
-            return op(a, b)
+            value = op(a, b)
+            if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:   # `a * a` thirty times over has no end
+                raise ExprError(f"{sign} gives a number beyond +-{MAX_MAGNITUDE:.0e}; whole numbers in rules "
+                                "stay within that")
+            return value
         return binary
 
     def _Compare(self, node: ast.Compare, scope: Scope) -> Fn:
