@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from puzzleplan.models.task.compile import checkpoints
 from puzzleplan.plans.check import CheckReport, check_plan
 from puzzleplan.plans.core import engine_rules, engines
 from puzzleplan.plans.core.context import LimitReached, SearchContext
@@ -62,22 +63,26 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
     if "rules" in request.options:
         request = replace(request, options=engine_rules.applied(name, request.options))
     ctx = ctx or SearchContext(request.limits)
-    reason = engines.supports(name, model)
-    if reason is not None:
-        return Result(Status.UNSUPPORTED, name, stats=ctx.finish(), message=reason, model=model)
-    run = engines.engine(name)  # imported before the clock starts: stats.seconds is the search's own time
-    reason = model.unsolvable_reason()
-    if reason is not None:
-        return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason, model=model)
-    ctx.restart_clock()
-    try:
-        result = run(model, request, ctx)
-    except LimitReached as exc:
-        result = _gave_up(name, ctx, str(exc))
-    except KeyboardInterrupt:
-        result = _gave_up(name, ctx, "interrupted (Ctrl-C)")
-    except MemoryError:
-        result = _gave_up(name, ctx, "out of memory")
+    with checkpoints(ctx.poll):   # compiling the task (in supports or the run) stops at the limits
+        try:
+            reason = engines.supports(name, model)
+        except LimitReached as exc:
+            return replace(_gave_up(name, ctx, f"{exc} while compiling the planning task"), model=model)
+        if reason is not None:
+            return Result(Status.UNSUPPORTED, name, stats=ctx.finish(), message=reason, model=model)
+        run = engines.engine(name)  # imported before the clock starts: stats.seconds is the search's own time
+        reason = model.unsolvable_reason()
+        if reason is not None:
+            return Result(Status.UNSOLVABLE, name, stats=ctx.finish(), message=reason, model=model)
+        ctx.restart_clock()
+        try:
+            result = run(model, request, ctx)
+        except LimitReached as exc:
+            result = _gave_up(name, ctx, str(exc))
+        except KeyboardInterrupt:
+            result = _gave_up(name, ctx, "interrupted (Ctrl-C)")
+        except MemoryError:
+            result = _gave_up(name, ctx, "out of memory")
     if result.plan is not None:
         report = verify_plan(model, result)
         if not report.valid:

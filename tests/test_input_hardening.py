@@ -24,6 +24,8 @@ from puzzleplan.models.base import MESSAGE_LIMIT, quote
 from puzzleplan.models.document import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from puzzleplan.models.user.model import UserHookError
 from puzzleplan.plans.cli import main
+from puzzleplan.plans.core.types import Limits, Request, Status
+from puzzleplan.plans.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -376,6 +378,8 @@ def test_every_box_sealed_is_refused(capsys, tmp_path: Path) -> None:
 
 # -- 6. user classes: bad attributes at load, failing hooks during the search ------------------------
 USER_CLASS = '''
+import time
+
 class Counter:
     """Count from 0 to 5 by +1 moves; `mode` breaks one hook."""
     def __init__(self, mode="ok"):
@@ -393,6 +397,9 @@ class Counter:
             return 1 / 0
         if self.mode == "exits" and state == 3:
             raise SystemExit(0)
+        if self.mode == "slow":     # an endless space, slowly: enumerating it never ends
+            time.sleep(0.001)
+            return [("+1", state + 1), ("+2", state + 2)]
         if self.mode == "unpicklable":
             n = state if isinstance(state, int) else state[0]
             return [("+1", (n + 1, lambda: n))]
@@ -492,6 +499,30 @@ def test_failing_hooks_in_explore_and_show(capsys, tmp_path: Path) -> None:
     code = main(["solve", str(path), "--show"])
     _, err = capsys.readouterr()
     assert code == 2 and "Counter.render() raised ValueError" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--engine", "sat"], ["solve", "--engine", "task-bfs"], ["solve", "--engine", "sat", "--encoding", "sas-seq"],
+    ["compare", "--horizon", "3"], ["export", "--to", "pddl", "-o", "OUT"], ["verify"],
+])
+def test_compiling_a_task_stops_at_the_time_limit(capsys, tmp_path: Path, args: list[str]) -> None:
+    """A user class is compiled by enumerating its states; one whose space has no end stopped
+    only at the enumeration's state cap, long past --time-limit (114 s for a limit of 3 s)."""
+    path = _user(tmp_path, mode="slow")
+    out_dir = tmp_path / "out"
+    argv = [args[0], str(path), *[str(out_dir) if a == "OUT" else a for a in args[1:]], "--time-limit", "0.5"]
+    argv += [] if args[0] == "export" else ["--json"]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 3, (code, out, err)
+    assert "time limit of 0.5 s reached" in out + err and ("compiling the planning task" in out + err
+                                                          or "nothing was written" in err)
+    assert not out_dir.exists()
+
+
+def test_compiling_a_task_stops_at_the_time_limit_in_the_api(tmp_path: Path) -> None:
+    result = solve(load(_user(tmp_path, mode="slow")), "task-bfs", Request(limits=Limits(time_limit=0.5)))
+    assert result.status is Status.LIMIT_REACHED and "while compiling the planning task" in result.message
 
 
 def test_states_that_do_not_pickle_are_one_line_under_workers(capsys, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzleplan.models.blocks.board import Board, move_name
+from puzzleplan.models.task.compile import checkpoint
 from puzzleplan.models.task.ir import Compiled, NotCompilable, Task, Variable, action
 
 FREE, TAKEN = 0, 1
@@ -67,6 +68,8 @@ def compile_task(model: Any) -> Compiled:
                     if slot == leaving and (p in outside) != (q in outside):
                         eff[out_var] = int(q in outside)
                     actions.append(action(move_name(board.slot_letter[slot], path), pre, eff))
+                    if len(actions) % 4096 == 0:
+                        checkpoint()
                     if len(actions) > MAX_ACTIONS:
                         raise NotCompilable(f"more than {MAX_ACTIONS:,} grounded actions (look-alike pieces are "
                                             "grounded per tuple of their places)")
@@ -113,6 +116,8 @@ def _tuples(board: Board, lo: int, hi: int) -> list[tuple[int, ...]]:
     def extend(start: int, taken: int) -> None:
         if len(chosen) == size:
             out.append(tuple(chosen))
+            if len(out) % 4096 == 0:
+                checkpoint()
             if len(out) > MAX_ACTIONS:
                 raise NotCompilable(f"more than {MAX_ACTIONS:,} placements of {size} look-alike pieces "
                                     "(they are grounded per tuple of their places)")
@@ -147,6 +152,8 @@ def _moves(board: Board, slot: int, p: int, metric: str) -> list[tuple[int, int,
     while stack:
         a, need, seen = stack.pop()
         routes += 1
+        if routes % 1024 == 0:
+            checkpoint()
         if routes > MAX_ROUTES:
             raise NotCompilable(f"more than {MAX_ROUTES:,} routes of one piece to ground the piece metric")
         for d in "UDLR":

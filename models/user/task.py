@@ -15,6 +15,7 @@ from collections import deque
 from typing import Any
 
 from puzzleplan.models.base import shorten
+from puzzleplan.models.task.compile import checkpoint
 from puzzleplan.models.task.ir import Compiled, NotCompilable, Task, Variable, action
 
 MAX_STATES = 100_000
@@ -30,6 +31,8 @@ def enumerate_task(model: Any) -> Compiled:
     while queue:
         state = queue.popleft()
         i = index[state]
+        if i % 64 == 0:
+            checkpoint()
         for move, child in model.successors(state):
             j = index.get(child)
             if j is None:

@@ -13,6 +13,7 @@ only when that command runs.
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib
 import io
@@ -21,9 +22,11 @@ import sys
 from typing import Any, Callable, Sequence
 
 from puzzleplan.models import ModelError
+from puzzleplan.models.task.compile import checkpoints
 from puzzleplan.plans.check import PlanNotationError
 from puzzleplan.plans.cli.common import EXIT_BUG, EXIT_INPUT, EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError
 from puzzleplan.plans.cli.parser import build_parser
+from puzzleplan.plans.core.context import LimitReached
 from puzzleplan.plans.core.words import clip
 
 # command -> "module:function" under puzzleplan.plans.cli (imported when the command runs)
@@ -84,7 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
     try:
-        return command(args.command)(args)
+        with checkpoints(_command_poll(args)):
+            return command(args.command)(args)
+    except LimitReached as exc:   # a planning task compiled outside a search (encodings listed, exported)
+        message = f"{exc} while compiling the planning task"
+        print(f"puzzleplan: limit_reached: {message}", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json.dumps({"status": "limit_reached", "message": message}))
+        return EXIT_LIMIT
     except (ModelError, InputError, PlanNotationError) as exc:
         return fail("error: ", str(exc), EXIT_INPUT)
     except ValueError as exc:  # bad engine options (e.g. CP-SAT parameters), raised before any search
@@ -107,6 +117,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return fail("internal error: ", f"{type(exc).__name__}: {exc} (PUZZLEPLAN_DEBUG=1 shows the traceback)",
                     EXIT_BUG)
+
+
+def _command_poll(args: argparse.Namespace) -> Any:
+    """The limits of a command that takes them, as a poll for compilations outside its searches
+    (models/task/compile.py checkpoints): one time limit from the command's start. None for
+    commands without limits."""
+    if not hasattr(args, "time_limit"):
+        return None
+    from puzzleplan.plans.cli.common import limits_of
+    from puzzleplan.plans.core.context import SearchContext
+    return SearchContext(limits_of(args)).poll
 
 
 __all__ = ["COMMANDS", "EXIT_BUG", "EXIT_INPUT", "EXIT_LIMIT", "EXIT_NEGATIVE", "EXIT_OK", "InputError",

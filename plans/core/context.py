@@ -40,6 +40,7 @@ class SearchContext:
         self.limits = Limits() if limits is None else limits
         self.stats = Stats()
         self.started = time.monotonic()
+        self._timed_from = self.started
         self._display = progress if progress is not None and progress.enabled else None
         self._every = interval()
         self._last_progress = self.started
@@ -50,8 +51,10 @@ class SearchContext:
         self.lower_bound: int | None = None  # proved so far: no plan is shorter (engines update it)
 
     def restart_clock(self) -> None:
-        """Start timing (and the time limit) now, e.g. after imports and checks before a search."""
-        self.started = self._last_progress = time.monotonic()
+        """Start the search's reported time (stats.seconds) now, e.g. after imports and checks
+        before a search. The time limit keeps counting from the context's start: the checks
+        (compiling a planning task can take long) are part of the run the limit bounds."""
+        self._timed_from = self._last_progress = time.monotonic()
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -109,9 +112,9 @@ class SearchContext:
         self._last_progress = now
         s = self.stats
         fields = {"bound": self.lower_bound, self.depth_name: s.depth, "nodes": s.nodes, "states": s.states,
-                  "rate": s.nodes / max(now - self.started, 1e-9)}
+                  "rate": s.nodes / max(now - self._timed_from, 1e-9)}
         if self._line is None:
-            self._line = self._display.open(self.phase or "search", since=self.started, **fields)
+            self._line = self._display.open(self.phase or "search", since=self._timed_from, **fields)
         else:
             self._line.update(label=self.phase or "search", **fields)
 
@@ -130,7 +133,7 @@ class SearchContext:
 
     def finish(self) -> Stats:
         """Stamp the elapsed time and take the progress lines away."""
-        self.stats.seconds = self.elapsed()
+        self.stats.seconds = time.monotonic() - self._timed_from
         for line in (self._line, self._counted):
             if line is not None:
                 line.remove()
