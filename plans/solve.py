@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from puzzleplan.models.task.compile import checkpoints
+from puzzleplan.models.task.checkpoints import checkpoints
 from puzzleplan.plans.check import CheckReport, check_plan
 from puzzleplan.plans.core import engine_rules, engines
 from puzzleplan.plans.core.context import LimitReached, SearchContext

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzleplan.models.blocks.board import Board, move_name
-from puzzleplan.models.task.compile import checkpoint
+from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.task.ir import Compiled, NotCompilable, Task, Variable, action
 
 FREE, TAKEN = 0, 1

@@ -12,36 +12,11 @@ compile once for all their generic methods.
 from __future__ import annotations
 
 import weakref
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from puzzleplan.models.task.ir import Compiled, NotCompilable, Task
 
-__all__ = ["NotCompilable", "checkpoint", "checkpoints", "compiled", "supports", "task_of"]
-
-# The poll of the run that asked for a compilation (a SearchContext's: it raises LimitReached at
-# the time or memory limit). Compilers call `checkpoint()` now and then, so a task that takes long
-# to build (a user class enumerated, a large grounding) stops at the run's limits instead of
-# running past them; a limit is no answer, so nothing is remembered then.
-_poll: ContextVar[Callable[[], None] | None] = ContextVar("compile_poll", default=None)
-
-
-@contextmanager
-def checkpoints(poll: Callable[[], None] | None) -> Iterator[None]:
-    """Compilations inside this block call `poll` at their checkpoints."""
-    token = _poll.set(poll)
-    try:
-        yield
-    finally:
-        _poll.reset(token)
-
-
-def checkpoint() -> None:
-    """Call the current run's poll, if any (see `checkpoints`)."""
-    poll = _poll.get()
-    if poll is not None:
-        poll()
+__all__ = ["NotCompilable", "compiled", "supports", "task_of"]
 
 _memo: "weakref.WeakKeyDictionary[Any, Compiled | NotCompilable]" = weakref.WeakKeyDictionary()
 

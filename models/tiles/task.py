@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.task.ir import Compiled, Task, Variable, action
 from puzzleplan.models.tiles.board import BLANK_INDEX, DIRECTIONS
 
@@ -21,6 +22,7 @@ def compile_task(model: Any) -> Compiled:
     variables = tuple(Variable(f"cell-{c // cols + 1}-{c % cols + 1}", values) for c in range(n))
     actions = []
     for a in range(n):
+        checkpoint()   # a 16x16 board grounds about 245,000 actions
         for d, b in enumerate(model.neighbours[a]):
             if b < 0:
                 continue

@@ -15,7 +15,7 @@ from collections import deque
 from typing import Any
 
 from puzzleplan.models.base import shorten
-from puzzleplan.models.task.compile import checkpoint
+from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.task.ir import Compiled, NotCompilable, Task, Variable, action
 
 MAX_STATES = 100_000

@@ -22,9 +22,10 @@ import sys
 from typing import Any, Callable, Sequence
 
 from puzzleplan.models import ModelError
-from puzzleplan.models.task.compile import checkpoints
+from puzzleplan.models.task.checkpoints import checkpoints
 from puzzleplan.plans.check import PlanNotationError
-from puzzleplan.plans.cli.common import EXIT_BUG, EXIT_INPUT, EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError
+from puzzleplan.plans.cli.common import (EXIT_BUG, EXIT_INPUT, EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError,
+                                         mark_command_start)
 from puzzleplan.plans.cli.parser import build_parser
 from puzzleplan.plans.core.context import LimitReached
 from puzzleplan.plans.core.words import clip
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import os
     from puzzleplan.plans.solve import EngineBug
     argv = list(sys.argv[1:] if argv is None else argv)
+    mark_command_start()
     parser = build_parser()
     if not argv:
         parser.print_help(sys.stderr)
@@ -125,9 +127,8 @@ def _command_poll(args: argparse.Namespace) -> Any:
     commands without limits."""
     if not hasattr(args, "time_limit"):
         return None
-    from puzzleplan.plans.cli.common import limits_of
-    from puzzleplan.plans.core.context import SearchContext
-    return SearchContext(limits_of(args)).poll
+    from puzzleplan.plans.cli.common import command_context
+    return command_context(args).poll
 
 
 __all__ = ["COMMANDS", "EXIT_BUG", "EXIT_INPUT", "EXIT_LIMIT", "EXIT_NEGATIVE", "EXIT_OK", "InputError",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, progress_for, write_atomically,
-                                         check_writable)
+                                         check_writable, command_context)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
@@ -199,7 +199,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.certify import proof_options
     from puzzleplan.encoders.runner import Deadline
     model = load_model(args)
-    ctx = SearchContext(limits_of(args))
+    ctx = command_context(args)
     out = Path(args.output)
     try:
         if args.to not in ("dimacs", "cpsat"):   # a family's own exporter (e.g. pddl)

@@ -8,9 +8,8 @@ from typing import Any
 from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, partition_groups, pattern_databases, progress_for,
-                                         quiet, check_writable, write_atomically)
+                                         quiet, check_writable, command_context, write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
-from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.types import Request, Status
 from puzzleplan.plans.core.words import clip, clip_path
 from puzzleplan.plans.solve import EngineBug, default_engine, solve
@@ -33,7 +32,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     _check_encoder_options(engine, model, args)
     note_cold_kernels(model, engine, args, [request.options.get("encoding")] if engine in ("sat", "cpsat") else [])
     with progress_for(args) as progress:
-        result = solve(model, engine, request, SearchContext(request.limits, progress))
+        result = solve(model, engine, request, command_context(args, progress, request.limits))
     if result.plan is not None and hasattr(model, "plan_summary"):
         result.stats.extra.update(model.plan_summary(result.plan.moves))
     if result.status is Status.UNSUPPORTED:  # exit 2: the reason is the one error line (JSON keeps the result)
@@ -149,7 +148,7 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
         if not report.valid:
             raise EngineBug(f"an enumerated optimal plan fails the checker: {report.error}")
     with progress_for(args) as progress:
-        found = all_optimal_plans(model, SearchContext(limits_of(args), progress), count_only=args.count_only,
+        found = all_optimal_plans(model, command_context(args, progress), count_only=args.count_only,
                                   limit=args.limit, accept=checked)
     if args.json:
         print_json({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()})
@@ -217,7 +216,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from puzzleplan.plans.search.layered import packed_space
     model = load_model(args)
     with progress_for(args) as progress:
-        ctx = SearchContext(limits_of(args), progress)
+        ctx = command_context(args, progress)
         if args.workers and packed_space(model) is None:
             from puzzleplan.plans.parallel.pbfs import explore_parallel
             out = explore_parallel(model, args.workers, ctx)

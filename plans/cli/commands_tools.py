@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, limits_of,
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, command_context,
                                          load_model, partition_groups, pattern_databases, progress_for)
 from puzzleplan.plans.cli.output import print_json
 from puzzleplan.plans.core.context import LimitReached, SearchContext
@@ -35,7 +35,7 @@ def cmd_pdb(args: argparse.Namespace) -> int:
     tiles_pdb = pattern_databases(model, f"{args.file}: pdb build")
     partition = partition_groups(args.partition) if args.partition else None
     with progress_for(args) as display:
-        return _pdb_build(args, model, tiles_pdb, partition, SearchContext(limits_of(args), display))
+        return _pdb_build(args, model, tiles_pdb, partition, command_context(args, display))
 
 
 def _pdb_build(args: argparse.Namespace, model: Any, tiles_pdb: Any, partition: list[list[str]] | None,

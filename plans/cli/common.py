@@ -44,6 +44,23 @@ def load_model(args: argparse.Namespace) -> Any:
     return model
 
 
+_COMMAND_STARTED: list[float] = []
+
+
+def mark_command_start() -> None:
+    """Note when the command began (main calls this first): its time limit counts from here."""
+    import time
+    _COMMAND_STARTED[:] = [time.monotonic()]
+
+
+def command_context(args: argparse.Namespace, progress: Progress | None = None, limits: Limits | None = None) -> Any:
+    """A SearchContext for the command's run: its limits (or `limits`), the time limit counted
+    from the command's start, so loading the puzzle and the checks before the search count."""
+    from puzzleplan.plans.core.context import SearchContext
+    return SearchContext(limits_of(args) if limits is None else limits, progress,
+                         since=_COMMAND_STARTED[0] if _COMMAND_STARTED else None)
+
+
 def limits_of(args: argparse.Namespace) -> Limits:
     """The limits the command line asked for; the memory limit is on unless `--memory-limit none`."""
     memory = getattr(args, "memory_limit", DEFAULT)

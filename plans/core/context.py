@@ -36,10 +36,13 @@ class SearchContext:
     """Limits + statistics + progress reporting for one engine run; `progress` is the
     command's display (None or a silent one: no progress)."""
 
-    def __init__(self, limits: Limits | None = None, progress: Progress | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, progress: Progress | None = None,
+                 since: float | None = None) -> None:
+        """`since`: when the time limit started (a `time.monotonic()` reading; default now), e.g.
+        the command's start, so loading and checks before the run count toward --time-limit."""
         self.limits = Limits() if limits is None else limits
         self.stats = Stats()
-        self.started = time.monotonic()
+        self.started = time.monotonic() if since is None else since
         self._timed_from = self.started
         self._display = progress if progress is not None and progress.enabled else None
         self._every = interval()

@@ -55,6 +55,7 @@ def best_first(model: Model, request: Request, ctx: SearchContext, order: Orderi
     stats.states = 1
     ctx.phase = engine
     pruned_by_cap = False
+    next_poll = POLL_EVERY
     while queue:
         _, _, state = heapq.heappop(queue)
         if skip_expanded:
@@ -69,7 +70,8 @@ def best_first(model: Model, request: Request, ctx: SearchContext, order: Orderi
         stats.nodes += 1
         if g > stats.depth:
             stats.depth = g
-        if stats.nodes % POLL_EVERY == 0:
+        if stats.nodes + stats.generated >= next_poll:   # by work done: a state may have thousands of children
+            next_poll = stats.nodes + stats.generated + POLL_EVERY
             ctx.poll()
         cg = g + 1
         for action, child in model.successors(state):

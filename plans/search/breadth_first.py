@@ -59,6 +59,7 @@ def sweep(model: Model, ctx: SearchContext, start: Iterable[State],
     layer = list(start)
     depth = 0
     nodes, generated = stats.nodes, stats.generated   # counted here, written back to stats before
+    next_poll = nodes + generated + POLL_EVERY
     try:                                              # every poll and when the sweep ends
         while layer:
             if on_layer is not None and on_layer(layer, depth):
@@ -73,7 +74,8 @@ def sweep(model: Model, ctx: SearchContext, start: Iterable[State],
                 if on_state is not None:
                     on_state(state, depth - 1)
                 nodes += 1
-                if nodes % POLL_EVERY == 0:
+                if nodes + generated >= next_poll:   # by work done: one state may have thousands of children
+                    next_poll = nodes + generated + POLL_EVERY
                     stats.nodes, stats.generated = nodes, generated
                     if table is not None:
                         stats.states = len(table)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.task.ir import Task
 from puzzleplan.plans.task_search.packing import Packing
 from puzzleplan.plans.task_search.space import DEAD_END
@@ -31,6 +32,8 @@ class HMax:
         pre = np.full((len(task.actions), width), true_fact, dtype=np.int64)
         achievers: list[tuple[int, int]] = []   # (fact, action)
         for i, a in enumerate(task.actions):
+            if i % 4096 == 0:
+                checkpoint()
             for j, (v, x) in enumerate(a.pre):
                 pre[i, j] = self.offsets[v] + x
             achievers += [(self.offsets[v] + x, i) for v, x in a.eff]
@@ -55,6 +58,7 @@ class HMax:
         cost[self.nfacts] = 0
         achieved, starts = self.achieved, self.starts
         while True:
+            checkpoint()   # a round over every action: on a large task one state's h takes seconds
             goal_cost = cost[self.goal].max()
             if goal_cost == 0:
                 return 0
