@@ -145,6 +145,9 @@ def test_memory_limit_words(monkeypatch) -> None:
     assert default_memory_limit_mb() == 1234 and Limits().memory_mb == 1234
     monkeypatch.setenv("PUZZLEPLAN_MEMORY_LIMIT", "none")
     assert Limits().memory_mb is None
+    monkeypatch.setenv("PUZZLEPLAN_MEMORY_LIMIT", "garbage")      # said, not silently ignored
+    with pytest.raises(ValueError, match="PUZZLEPLAN_MEMORY_LIMIT: expected MiB, '4G' or 'none', got 'garbage'"):
+        Limits()
 
 
 _SCRIPT = f"""

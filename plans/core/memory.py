@@ -52,15 +52,15 @@ def parse_memory_limit(text: str) -> int | None:
 def default_memory_limit_mb() -> int | None:
     """The memory limit when none is given: 75 % of (available + already resident) memory.
 
-    `PUZZLEPLAN_MEMORY_LIMIT` (MiB, `4G`, or `none`) overrides it. None (no limit) only where
-    the machine's memory cannot be read.
+    `PUZZLEPLAN_MEMORY_LIMIT` (MiB, `4G`, or `none`) overrides it (ValueError naming it when
+    malformed). None (no limit) only where the machine's memory cannot be read.
     """
     env = os.environ.get("PUZZLEPLAN_MEMORY_LIMIT", "")
     if env.strip():
         try:
             return parse_memory_limit(env)
-        except ValueError:
-            pass  # a malformed variable falls back to the computed default
+        except ValueError:   # said, not ignored: the user meant to set a limit
+            raise ValueError(f"PUZZLEPLAN_MEMORY_LIMIT: expected MiB, '4G' or 'none', got {env.strip()[:40]!r}") from None
     available = available_mb()
     if available is None:
         return None
