@@ -8,6 +8,17 @@ from typing import Any
 
 from puzzleplan.plans.cli import main
 
+# A rules puzzle whose actions state costs: 3 steps cost 6, one jump costs 5.
+COSTED_RULES = """\
+puzzle: rules
+variables: {x: 0..3}
+init: {x: 0}
+goal: {x: 3}
+actions:
+  step: {requires: x < 3, effects: {x: x + 1}, cost: 2, name: s}
+  jump: {requires: x == 0, effects: {x: 3}, cost: 5, name: j}
+"""
+
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     code = main([str(a) for a in args])

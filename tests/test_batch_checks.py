@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import COSTED_RULES
 from puzzleplan.models import ModelError
 from puzzleplan.plans.batch import batch, load_spec
 from puzzleplan.plans.batch.driver import run_batch
@@ -166,15 +167,8 @@ def test_a_configuration_listed_twice_runs_once(tmp_path: Path) -> None:
 def test_a_rules_file_with_costs_runs_under_the_cost_metric(tmp_path: Path) -> None:
     """A rules file whose actions state costs is solved under `cost` (its default metric):
     the spec neither refuses that metric nor drops the instance."""
-    puzzle = spec_file(tmp_path, """
-        puzzle: rules
-        variables: {x: 0..3}
-        init: {x: 0}
-        goal: {x: 3}
-        actions:
-          step: {requires: x < 3, effects: {x: x + 1}, cost: 2, name: s}
-          jump: {requires: x == 0, effects: {x: 3}, cost: 5, name: j}
-    """, "costed.yaml")
+    puzzle = tmp_path / "costed.yaml"
+    puzzle.write_text(COSTED_RULES)
     for metrics in ("", "metrics: [cost]\n"):
         spec = load_spec(spec_file(tmp_path, f"instances: [{puzzle}]\n{metrics}engines: [task-bfs]\n"))
         assert [(r.metric, r.engine) for r in spec.runs] == [("cost", "task-bfs")]

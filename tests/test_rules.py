@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from helpers import run_cli
+from helpers import COSTED_RULES as COSTED, run_cli
 from puzzleplan.models import ModelError, load, loads
 from puzzleplan.models.family import family
 from puzzleplan.models.rules import SAMPLE
@@ -84,15 +84,6 @@ def test_a_variable_whose_value_never_matters_is_left_out_of_pre() -> None:
     assert only.pre == ((1, 0),) and only.eff == ((1, 1),)
 
 
-COSTED = textwrap.dedent("""\
-    puzzle: rules
-    variables: {x: 0..3}
-    init: {x: 0}
-    goal: {x: 3}
-    actions:
-      step: {requires: x < 3, effects: {x: x + 1}, cost: 2, name: s}
-      jump: {requires: x == 0, effects: {x: 3}, cost: 5, name: j}
-    """)
 
 
 def test_costs_choose_the_cost_metric_and_step_ignores_them() -> None:
