@@ -41,6 +41,8 @@ def model_of(text: str, metric: str | None = None) -> Blocks:
     ("puzzle: blocks\nboard: |\n  AA.\n  B..\nlayout: |\n  A..\n  A.B\n", 6, "another shape"),
     ("puzzle: blocks\nboard: |\n  AB.\n  ...\nlayout: |\n  A..\n  ...\n", 5, "pieces of board"),
     ("puzzle: blocks\nboard: |\n  A.\n", 1, "exactly one of goal:, layout: and leave:"),
+    ("puzzle: blocks\nboard: |\n  AB..\n  ....\ngoal: {A: [2, 2], B: [2, 2]}\n", 5,
+     "pieces A and B would overlap at their goal places"),
     ("puzzle: blocks\nboard: |\n  " + "A" + "." * 16 + "\ngoal: {A: [1, 1]}\n", 2, "at most 16x16"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nleave: A\n", 5, "expected an exit"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\nexit: {side: top, at: [1]}\nleave: A\n", 6, "cannot pass an opening of 1"),

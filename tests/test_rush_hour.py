@@ -103,6 +103,8 @@ BAD = {
     "typed_split": ("typed: |\n  XX..\n  222.\n  ....\n  ....\ntypes: {X: h2, '2': h2}\nprimary: X\n",
                     ["run of 3 '2'", "length 2"]),
     "bad_metric": ("metric: teleport\nboard: AA..............\n", ["field 'metric'", "step, slide"]),
+    "rows_disagree": ("rows: 5\ncols: 4\nboard: |\n  ....\n  AA..\n  ....\n  ....\n",   # was silently ignored
+                      ["field 'rows'", "5, but the board has 4 rows"]),
 }
 
 

@@ -227,6 +227,7 @@ def _targets(doc: Document, rows: list[str], walls: list[Cell], pieces: dict[str
         raise doc.error("goal", "expected at least one piece, e.g. {B: [4, 2]}")
     out = []
     wall_set = set(walls)
+    claimed: dict[Cell, str] = {}   # goal cells already taken by an earlier piece
     for letter, where in goal.items():
         if letter not in pieces:
             raise doc.error("goal", f"unknown piece {quote(letter)}; expected a letter on the board")
@@ -241,6 +242,10 @@ def _targets(doc: Document, rows: list[str], walls: list[Cell], pieces: dict[str
         if not all(0 <= y < len(rows) and 0 <= x < len(rows[0]) and (y, x) not in wall_set for y, x in cells):
             raise doc.error("goal", f"piece {letter} cannot fit with its top-left at row {where[0]}, column {where[1]} "
                                     "(off the board or on a wall)")
+        other = next((claimed[cell] for cell in cells if cell in claimed), None)
+        if other is not None:
+            raise doc.error("goal", f"pieces {other} and {letter} would overlap at their goal places")
+        claimed.update((cell, letter) for cell in cells)
         out.append((letter, (r, c)))
     return out
 

@@ -93,6 +93,11 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
         if nrows * ncols != len(text):
             raise doc.error(key, f"expected {nrows * ncols} characters for {nrows}x{ncols}, got {len(text)}")
         rows = [text[r * ncols:(r + 1) * ncols] for r in range(nrows)]
+    else:   # rows of characters: rows:/cols:, when given, must agree with them (not be ignored)
+        for side, count in (("rows", len(rows)), ("cols", len(rows[0]))):
+            stated = doc.integer(side, None, low=2, high=MAX_SIDE)
+            if stated is not None and stated != count:
+                raise doc.error(side, f"{stated}, but the {key} has {count} {side}; leave {side}: out or make them agree")
     for i, row in enumerate(rows):
         if len(row) != len(rows[0]):
             raise doc.error(key, f"row {i + 1} has {len(row)} cells, expected {len(rows[0])} like row 1 (ragged rows)",
