@@ -168,6 +168,11 @@ CONDITIONAL = """(define (domain lamp) (:requirements :strips :conditional-effec
   (:predicates (on) (bright))
   (:action flip :parameters () :precondition (and) :effect (and (on) (when (on) (bright)))))"""
 LAMP = "(define (problem one) (:domain lamp) (:init) (:goal (bright)))"
+COSTLY = ("(define (domain d) (:requirements :strips :action-costs) (:predicates (p) (q))"
+          " (:functions (total-cost) - number)"
+          " (:action a :parameters () :precondition (p) :effect (and (q) (increase (total-cost) 99999999999))))")
+COSTLY_PROBLEM = ("(define (problem pr) (:domain d) (:init (p) (= (total-cost) 0)) (:goal (q))"
+                  " (:metric minimize (total-cost)))")
 
 
 def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
@@ -184,7 +189,8 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
     (GOOD_DOMAIN.replace("(?x - block)", "(?x - blok)", 1), GOOD_PROBLEM, "d.pddl:7:", "blok"),
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "e"),
     (CONDITIONAL, LAMP, "d.pddl", "conditional effects"),
-], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects"])
+    (COSTLY, COSTLY_PROBLEM, "d.pddl", "cost must be a whole number from 0 to 1,000,000"),
+], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large"])
 def test_bad_pddl_is_one_line_naming_the_file(capsys, tmp_path: Path, domain, problem, where, words) -> None:
     path = _wrapper(tmp_path, domain, problem)
     code, out, err = run_cli(capsys, "solve", path)

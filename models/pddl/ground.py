@@ -26,7 +26,7 @@ import warnings
 from typing import Any, Iterable
 
 from puzzleplan.models.base import ModelError
-from puzzleplan.models.task.ir import Task, Variable, action
+from puzzleplan.models.task.ir import Task, TaskError, Variable, action
 
 MAX_GROUND_TUPLES = 100_000     # parameter tuples the grounder may enumerate (about 1 ms each)
 
@@ -135,7 +135,10 @@ def ground_task(problem: Any, name: str, where: str, goal_where: str | None = No
     if size > MAX_GROUND_TUPLES:
         raise ModelError(f"{where} grounding would enumerate {size:,} parameter tuples "
                          f"(at most {MAX_GROUND_TUPLES:,})")
-    return _task(problem, name, _ground_actions(problem, where), _literals(problem.goals, f"{goal_where or where} goal"))
+    try:
+        return _task(problem, name, _ground_actions(problem, where), _literals(problem.goals, f"{goal_where or where} goal"))
+    except TaskError as exc:   # e.g. a cost beyond what the task allows: say which file it came from
+        raise ModelError(f"{where} {exc}") from None
 
 
 def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int]]:
