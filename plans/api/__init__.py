@@ -65,6 +65,20 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from puzzleplan.plans.core.options import ENGINE_OPTIONS   # public: the engine keywords solve() takes
 
+
+def _numba_cache_folder() -> None:
+    """A read-only installation still compiles its kernels (plans/core/numba_cache.py)."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from puzzleplan.plans.core.numba_cache import use_writable_cache
+    spec = find_spec("puzzleplan.models")
+    if spec is not None and spec.submodule_search_locations:
+        use_writable_cache(Path(list(spec.submodule_search_locations)[0]))
+
+
+_numba_cache_folder()
+
 if TYPE_CHECKING:
     from puzzleplan.plans.check import CheckReport
     from puzzleplan.plans.core.progress import Progress
