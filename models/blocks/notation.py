@@ -186,8 +186,7 @@ def _exit(doc: Document, rows: list[str]) -> Exit:
     if not (at and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= length for x in at)
             and at == list(range(at[0], at[0] + len(at)))):
         given = value["at"]
-        shown = (f"[{', '.join(map(str, given))}]" if isinstance(given, list) and len(given) <= 12
-                 and all(isinstance(x, (int, float, str)) for x in given) else describe(given))
+        shown = quote(given) if isinstance(given, list) else describe(given)
         raise doc.error("exit", f"at: expected consecutive numbers from 1 to {length}, got {shown}")
     return Exit(value["side"], at[0] - 1, at[-1] - 1)
 

@@ -22,6 +22,8 @@ from puzzleplan.models.tiles.board import BLANK_INDEX, Board
 FORMAT = 1                  # of the tables and their cache files: part of every table's key
 MAX_CELLS = 49              # int64 bitboards, and a seen-bit per free cell in an int64 record
 DEFAULT_MAX_ENTRIES = 60_000_000
+
+
 def _budget_from_environment() -> float:
     """$PUZZLEPLAN_PDB_BUDGET (seconds; tests use a small one), else 30; ValueError naming it."""
     text = os.environ.get("PUZZLEPLAN_PDB_BUDGET", "30")
