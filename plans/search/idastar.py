@@ -33,5 +33,5 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
             return finish(ctx, "idastar", model, Status.OPTIMAL, actions, len(actions))
         if next_bound is None:
             return finish(ctx, "idastar", model, Status.UNSOLVABLE,
-                          message="every acyclic path explored without reaching a goal")
+                          message="every reachable state explored without reaching a goal")
         bound = next_bound
