@@ -92,13 +92,14 @@ class Verification:
         return [c for c in self.certificates if c.answer == "unknown"]
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON object of `puzzleplan verify --json`."""
+        """The JSON object of `puzzleplan verify --json`; "summary" is the verdict line printed last."""
         if self.optimal is None:
             bound = None if self.native is None else self.native.lower_bound
             return {"status": self.status, "optimal": None, "claim": self.claim, "agree": None,
-                    "message": self.message, "lower_bound": bound, "certificates": []}
+                    "message": self.message, "summary": self.summary(), "lower_bound": bound, "certificates": []}
         return {"status": self.status, "optimal": self.optimal, "claim": self.claim, "agree": self.agree,
-                "message": self.message, "unit": self.unit, "proofs": self.proofs, "certificates": [c.as_dict() for c in self.certificates]}
+                "message": self.message, "summary": self.summary(), "unit": self.unit, "proofs": self.proofs,
+                "certificates": [c.as_dict() for c in self.certificates]}
 
     def summary(self) -> str:
         """The verdict in one line (the last line of `puzzleplan verify`)."""

@@ -149,6 +149,8 @@ def test_verify_wrong_claim_is_refuted(capsys) -> None:
     assert code == 1 and "refuted" in out and "DISAGREEMENT" not in out and "fails" in out
     code, data = run_json(capsys, "verify", SAFE, "--claim", "22")
     assert code == 1 and data["agree"] and data["status"] == "refuted"
+    assert data["summary"] == "refuted: the minimal move count is not 22; every method agrees it is 24"
+
 
 
 def test_compare_table_and_csv(capsys, tmp_path: Path) -> None:

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_left,
                                          load_model, note_cold_kernels, progress_for, write_atomically,
                                          check_writable, command_context)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
-from puzzleplan.plans.core.types import Status, spent
+from puzzleplan.plans.core.types import Status
 from puzzleplan.plans.core.words import clip, clip_path, count
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
@@ -51,11 +50,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     model = load_model(args)
-    started = time.monotonic()
     encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
     _check_solvers([args.solver], "--solver")
     note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
-    limits = spent(limits_of(args), time.monotonic() - started)   # that time counts toward --time-limit too
+    limits = limits_left(args)   # loading and the checks count toward --time-limit too
     with progress_for(args) as progress:
         found = verify(model, args.claim, encodings, args.solver, args.workers, limits, progress,
                        args.fresh_bound)
@@ -70,15 +68,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """Every encoding x solver at one horizon (default: the native optimum), as a table; one
     `--time-limit` covers the whole command, the native search included."""
     model = load_model(args)
-    started = time.monotonic()
     from puzzleplan.encoders.base import encodings_for
     native = getattr(model, "default_engine", "bfs") if args.horizon is None else ""   # no native run
     note_cold_kernels(model, native, args, list(args.encodings or encodings_for(model)))
     with progress_for(args) as progress:
-        return _compare(args, model, progress, started)
+        return _compare(args, model, progress)
 
 
-def _compare(args: argparse.Namespace, model: Any, progress: Progress, started: float) -> int:
+def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     """compare's table under its progress display: a bar over the rows (printed above it).
     A row a limit stopped makes the exit code 3; so does Ctrl-C, after the rows finished so far
     are printed (and written to --csv)."""
@@ -88,7 +85,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress, started: 
     _check_solvers(args.solvers, "--solvers")
     if args.csv:
         check_writable(args.csv, "--csv")
-    limits = spent(limits_of(args), time.monotonic() - started)   # the checks' time counts toward --time-limit too
+    limits = limits_left(args)   # loading and the checks count toward --time-limit too
     remaining = SearchContext(limits).remaining   # the seconds left of the whole command
 
     horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
