@@ -148,7 +148,9 @@ def test_verify_an_unsolvable_puzzle() -> None:
     found = puzzleplan.verify(puzzleplan.load(LOYD))
     assert found.status == "unsolvable" and found.optimal is None and found.exit_code == 1
     assert found.as_dict() == {"status": "unsolvable", "optimal": None, "claim": None, "agree": None,
-                               "message": found.message, "lower_bound": None, "certificates": []}
+                               "message": found.message, "summary": found.summary(), "lower_bound": None,
+                               "certificates": []}
+    assert found.summary().startswith("unsolvable: ")
 
 
 def test_check_a_bad_plan() -> None:

@@ -1,18 +1,23 @@
 """The generic depth-first searchers behind IDA* and capped DFS, for any model.
 
 `GenericDepthFirst.bounded` is the depth-first pass IDA* iterates: paths never revisit a state
-already on the path, and a transposition table of up to `TABLE_BUDGET` states (the least depth
-each was expanded at in this pass) skips a state reached again no shallower. Without the table
-a pass walks every simple path, which in a cyclic space outnumber the states by far: a 513-state
-Rush Hour board with no solution ran until the time limit (1.6M nodes in 5 s). With it, a pass
-that expands every state it generates has seen the whole reachable space, so a space with no
-goal ends proved unsolvable (that board: 8,224 nodes, 0.18 s). Past the budget the table is
-dropped and the pass goes on as the plain tree search (memory linear in depth). IDA* stays a
-poor fit for spaces of many transpositions and a weak bound: a state first reached deep is
-expanded again when reached shallower, and each of the ~80 passes of Rush Hour seed 000 does
-so again (1M nodes over 10,751 states in 30 s, unsolved); `bfs` and `task-idastar` (which keeps
-what each pass learned) are the engines for it. A model may offer a compiled searcher with the same `bounded` method
-(`model.native_searcher()`); `searcher_for` picks it.
+already on the path, and three tables of up to `TABLE_BUDGET` states each make it a search of the
+graph rather than of its paths:
+
+- per pass, the least depth each state was expanded at: a state reached again no shallower is
+  skipped;
+- across passes, learned bounds H (backed-up values): when a state's children are done, its H
+  rises to their least 1 + H, so later passes stop walking into subtrees that proved deeper;
+- across passes, every state generated and whether it was ever expanded: when all were, the
+  reachable space is exhausted, and with no goal in it the instance is proved unsolvable.
+
+Without them a pass walked every simple path, which in a cyclic space outnumber the states by far:
+a 513-state Rush Hour board with no solution ran until the time limit (1.6M nodes in 5 s; now
+2,916 nodes, 0.03 s), and neither Rush Hour seed 000 (93 moves) nor Klotski (116) finished in 60
+s (now 356,184 nodes in 3.7-4.8 s and 813,554 in 16 s). Past its budget a table stops growing
+(learned bounds) or is dropped (the others), and the pass goes on with what is left, down to the
+plain tree search with memory linear in depth. A model may offer a compiled searcher with the
+same `bounded` method (`model.native_searcher()`); `searcher_for` picks it.
 
 `GenericDepthFirst.within_cap` is capped DFS's graph search: a depth-first pass with a table of
 the smallest depth each state was reached at, then a breadth-first repair of the states later
@@ -27,34 +32,62 @@ from puzzleplan.plans.core.contracts import Action, DepthFirstSearcher, Model, S
 from puzzleplan.plans.core.memory import resident_mb
 from puzzleplan.plans.search.common import POLL_EVERY
 
-TABLE_BUDGET = 1_000_000   # states (tabled plus cut) a pass of `bounded` keeps before it drops its table
+UNBOUNDED = 1 << 62        # no child settled yet
+TABLE_BUDGET = 1_000_000   # states each table of `bounded` holds at most (per pass; learned bounds)
 
 
 class GenericDepthFirst:
-    """Depth-first search over `model.successors`, pruning on g + h > bound."""
+    """Depth-first search over `model.successors`, pruning on g + H > bound, where H is h raised
+    by what earlier passes learned."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
         self.h0 = model.h(model.initial())
+        self.learned: dict[Any, int] = {}   # H above h: a state's least 1 + H over its children
+        # every state generated in any pass -> expanded in some pass yet (None past the budget)
+        self.seen: dict[Any, bool] | None = {model.initial(): True}
+        self.expanded = 1
+
+    def _estimate(self, state: State) -> int:
+        value = self.learned.get(state)
+        return self.model.h(state) if value is None else value
+
+    def _learn(self, state: State, value: int) -> None:
+        if value > self._estimate(state) and (state in self.learned or len(self.learned) < TABLE_BUDGET):
+            self.learned[state] = value
+
+    def _count_stored(self, stats: Any, depth_of: dict[Any, int] | None) -> None:
+        """States stored: the largest of the tables (most states are in all three)."""
+        stats.states = max(stats.states, len(self.seen or ()), len(self.learned), len(depth_of or ()))
 
     def _children(self, state: State, ordered: bool, ctx: SearchContext) -> list[tuple[int, Action, State]]:
-        kids = [(self.model.h(child), action, child) for action, child in self.model.successors(state)]
+        kids = [(self._estimate(child), action, child) for action, child in self.model.successors(state)]
         ctx.stats.generated += len(kids)
+        seen = self.seen
+        if seen is not None:
+            for _, _, child in kids:
+                seen.setdefault(child, False)
+            if len(seen) > TABLE_BUDGET:
+                self.seen = None
         if ordered:
             kids.sort(key=lambda k: k[0])
         kids.reverse()  # popped from the end
         return kids
 
     def bounded(self, bound: int, ctx: SearchContext, ordered: bool = False) -> tuple[list[Action] | None, int | None]:
-        """Every path with g + h <= bound. Returns (actions, None) or (None, next bound or None).
+        """Every path with g + H <= bound. Returns (actions, None) or (None, next bound or None).
 
         Skipping a state reached again at a depth no smaller than the one it was expanded at keeps
         the pass complete: its subtree was searched with at least as much of the bound left (a
-        state still on the path is a cycle, skipped anyway)."""
+        state still on the path is a cycle, skipped anyway). When a state's children are done, its
+        H rises to their least 1 + H (Reinefeld and Marsland's backed-up values): admissible
+        whatever the pass skipped, since it is a one-step lookahead over admissible values, and it
+        keeps a later pass from walking again into subtrees that proved deeper than h said."""
         model = self.model
         start = model.initial()
-        if self.h0 > bound:
-            return None, self.h0
+        h0 = self._estimate(start)
+        if h0 > bound:
+            return None, h0
         if model.is_goal(start):
             return [], None
         stats = ctx.stats
@@ -63,15 +96,20 @@ class GenericDepthFirst:
         path_states = [start]
         actions: list[Any] = []
         depth_of: dict[Any, int] | None = {start: 0}   # the table; None once past the budget
-        cut: set[Any] = set()                          # children cut by the bound, while tabled
         stack = [self._children(start, ordered, ctx)]
+        backed = [UNBOUNDED]   # per frame: least 1 + H among its children settled so far
         stats.nodes += 1
-        stats.states = max(stats.states, 1)
         while stack:
             kids = stack[-1]
             if not kids:
                 stack.pop()
-                on_path.discard(path_states.pop())
+                state = path_states.pop()
+                on_path.discard(state)
+                value = backed.pop()
+                if value < UNBOUNDED:
+                    self._learn(state, value)
+                if backed:
+                    backed[-1] = min(backed[-1], 1 + self._estimate(state))
                 if actions:
                     actions.pop()
                 continue
@@ -81,32 +119,38 @@ class GenericDepthFirst:
             if f > bound:
                 if next_bound is None or f < next_bound:
                     next_bound = f
-                if depth_of is not None:
-                    cut.add(child)
+                backed[-1] = min(backed[-1], 1 + h)
                 continue
             if child in on_path:
+                backed[-1] = min(backed[-1], 1 + self._estimate(child))
                 continue
             if depth_of is not None:
                 seen = depth_of.get(child)
                 if seen is not None and seen <= g:
+                    backed[-1] = min(backed[-1], 1 + self._estimate(child))
                     continue
             if model.is_goal(child):
+                self._count_stored(stats, depth_of)
                 return actions + [action], None
             stats.nodes += 1
             if stats.nodes % POLL_EVERY == 0:
+                self._count_stored(stats, depth_of)
                 ctx.poll()
             if depth_of is not None:
                 depth_of[child] = g
-                if len(depth_of) + len(cut) > TABLE_BUDGET:
-                    depth_of, cut = None, set()
-                else:
-                    stats.states = max(stats.states, len(depth_of))
+                if len(depth_of) > TABLE_BUDGET:
+                    depth_of = None
+            if self.seen is not None and not self.seen[child]:
+                self.seen[child] = True
+                self.expanded += 1
             actions.append(action)
             on_path.add(child)
             path_states.append(child)
             stack.append(self._children(child, ordered, ctx))
-        if depth_of is not None and all(state in depth_of for state in cut):
-            return None, None   # every state generated was expanded: the whole reachable space
+            backed.append(UNBOUNDED)
+        self._count_stored(stats, depth_of)
+        if self.seen is not None and self.expanded == len(self.seen):
+            return None, None   # every state ever generated was expanded: the whole reachable space
         return None, next_bound
 
     def within_cap(self, cap: int, ctx: SearchContext) -> tuple[list[Action] | None, bool]:
