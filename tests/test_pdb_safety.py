@@ -363,6 +363,17 @@ def test_a_search_time_limit_stops_an_explicit_partition_build(private_cache: Pa
     assert time.monotonic() - t0 < 2.5
 
 
+def test_a_time_limit_stops_the_build_behind_h(private_cache: Path) -> None:
+    """A* (and greedy) build the default tables inside `h`, outside any loop of theirs that
+    polls: the build polls the run's limits itself (a 2 s limit ran 10-20 s before)."""
+    model = load(KORF79)
+    t0 = time.monotonic()
+    result = solve(model, "astar", Request(limits=Limits(time_limit=0.5)))
+    assert result.status is Status.LIMIT_REACHED and "time limit" in result.message
+    assert time.monotonic() - t0 < 3.0          # generous: the build polls about every 0.2 s
+    assert not list(private_cache.glob(".tmp-*"))   # tables finished before the limit are kept
+
+
 def test_progress_is_called_often_during_a_large_level(monkeypatch: pytest.MonkeyPatch) -> None:
     g = pdb_patterns.Geometry(4, 4, bytes(range(16)))
     stamps: list[float] = []

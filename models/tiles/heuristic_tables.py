@@ -28,6 +28,7 @@ from typing import Any, Callable, Generic, Sequence, TypeVar
 
 import numpy as np
 
+from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.tiles import pdb_patterns
 from puzzleplan.models.tiles.board import Board, Instance
 from puzzleplan.models.tiles.heuristic_kernels import heuristic
@@ -299,12 +300,19 @@ def keep_tables(model: Instance, tables: HeuristicTables) -> None:
 
 
 def default_tables(model: Instance) -> HeuristicTables:
-    """The model's default tables (`HeuristicTables.build` with no choice), made on first use."""
+    """The model's default tables (`HeuristicTables.build` with no choice), made on first use.
+    A build polls the limits of the run that asked for it (`checkpoint`): A* and greedy reach it
+    through `h`, outside any loop of their own that would (a 2 s limit ran 10-20 s)."""
     tables = _chosen.get(model)
     if tables is None:
-        tables = HeuristicTables.build(model)
+        tables = HeuristicTables.build(model, progress=_poll_run)
         _chosen.set(model, tables)
     return tables
+
+
+def _poll_run(done: int, total: int) -> None:
+    """A table build's progress: the current run's limits (LimitReached stops the build)."""
+    checkpoint()
 
 
 def h_tables(model: Instance) -> HeuristicTables:
