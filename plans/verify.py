@@ -8,8 +8,8 @@ only the generic encodings apply; their lower-bound rows may hold only within a 
 (encoders/certify.py), and such a row is shown, never counted as a proof.
 
 The verdict: `disagreement` (exit 1) only when a definite answer contradicts another; a method
-that ran out of time is "unknown" and makes the verdict `limit_reached` (exit 3); a claim every
-method refutes is `refuted` (exit 1); `verified` (exit 0) when nothing contradicts the claim
+that ran out of time is "unknown" and makes the verdict `limit_reached` (exit 3); a claim the
+native optimum disproves is `refuted` (exit 1), whatever rows a limit left unanswered; `verified` (exit 0) when nothing contradicts the claim
 and at least one row proves the lower bound for every plan (the native engine's optimum, or a
 global UNSAT bound); with none, `limit_reached`. When the native search finds no plan
 (unsolvable, no plan within the cap, a limit), that is the answer, with its exit code.
@@ -110,6 +110,10 @@ class Verification:
             proved = f" (lower bound proved by {', '.join(self.proofs)}{within})" if self.unit != "moves" else ""
             return f"verified: the {what} is {self.claim}{proved}"
         if self.status == "refuted":
+            if self.unknown:
+                return (f"refuted: the {what} is not {self.claim}; {self.certificates[0].method} proves it is "
+                        f"{self.optimal} ({count(len(self.unknown), 'row')} unanswered at {self._limits_hit()}, "
+                        f"none contradicts it)")
             return (f"refuted: the {what} is not {self.claim}; "
                     f"every method agrees it is {self.optimal}")
         if self.status == "limit_reached" and self.optimal is not None:
@@ -276,6 +280,8 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
                                 [r.method for r in rows[1:] if r.proves_bound]))
     if conflicting:
         verdict = "disagreement"
+    elif not holds and native_proves:
+        verdict = "refuted"   # the native optimum disproves the claim: rows a limit cut short cannot undo that
     elif interrupted or any(r.answer == "unknown" for r in rows):
         verdict = "limit_reached"
     elif holds and not proofs:

@@ -152,6 +152,15 @@ def test_verify_wrong_claim_is_refuted(capsys) -> None:
     assert data["summary"] == "refuted: the minimal move count is not 22; every method agrees it is 24"
 
 
+def test_a_refuted_claim_stays_refuted_when_rows_run_out_of_time(capsys) -> None:
+    """The native optimum disproves the claim; encoding rows a limit cut short cannot undo that."""
+    code, data = run_json(capsys, "verify", EXAMPLES / "rush-hour" / "seed-000-hardest.yaml", "--metric", "step",
+                          "--claim", "90", "--time-limit", "1")
+    assert code == 1 and data["status"] == "refuted" and data["agree"]
+    if any(c["answer"] == "unknown" for c in data["certificates"]):   # the usual case within 1 s
+        assert data["summary"].startswith("refuted: the minimal move count is not 90; bfs proves it is 93 (")
+
+
 
 def test_compare_table_and_csv(capsys, tmp_path: Path) -> None:
     csv_file = tmp_path / "cmp.csv"
