@@ -36,6 +36,12 @@ class OptimalPlans:
     complete: bool = True               # False when `limit` (or a search limit) cut the listing
     message: str = ""
     stats: Stats = field(default_factory=Stats)
+    cut_short: bool = False             # a search limit or Ctrl-C ended the listing (not `limit`)
+
+    @property
+    def exit_code(self) -> int:
+        """The status's exit code; 3 (a limit) when a search limit cut the listing short."""
+        return Status.LIMIT_REACHED.exit_code if self.cut_short else self.status.exit_code
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +104,7 @@ def all_optimal_plans(model: Model, ctx: SearchContext | None = None, count_only
             _enumerate(model, ctx, layers, depth_of, goals, limit, result.plans, accept)
         except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
             result.message = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc) or "out of memory"
+            result.cut_short = True
         result.complete = len(result.plans) == count
         if not result.complete and not result.message:
             result.message = f"listing limited to {limit} plans" if limit is not None else ""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run_cli
 from puzzleplan.models.base import ModelError
 
 from puzzleplan.models import load
@@ -336,6 +337,15 @@ def test_all_optimal_limit_and_count() -> None:
     assert result.count > 5 and len(result.plans) == 5 and not result.complete
     assert all(check_plan(model, plan).valid for plan in result.plans)
     assert "5 plans" in result.message and "optimal plans of 31 moves" in result.text()
+    assert result.exit_code == 0   # the listing limit asked for is no search limit
+
+
+def test_all_optimal_cut_by_a_limit_exits_3(capsys) -> None:
+    """Seed 000 has about 2.5e37 optimal plans: a time limit ends the listing, keeps the exact
+    count and the plans so far, and the command says a limit was reached."""
+    code, out, _ = run_cli(capsys, "solve", EXAMPLES / "rush-hour" / "seed-000-hardest.yaml", "--all-optimal",
+                           "--time-limit", "1")
+    assert code == 3 and "time limit of 1 s reached" in out and "optimal plans of 93 moves" in out
 
 
 def test_all_optimal_negative_answers() -> None:

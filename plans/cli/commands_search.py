@@ -155,7 +155,7 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
     else:
         print(f"puzzle:  {describe(model)}")
         print(found.text())
-    return found.status.exit_code
+    return found.exit_code
 
 
 PLAIN_OPTIONS = ("encoding", "solver", "strategy", "goal", "no_reversal", "idle_at_end", "distance_cuts", "parity",
