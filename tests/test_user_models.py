@@ -404,3 +404,32 @@ def test_move_names_plans_cannot_be_read_back_by_are_the_class_s_error(tmp_path:
     (tmp_path / "p.yaml").write_text(f"puzzle: python:./walk.py:Walk\nnames: {names}\n")
     code, out, err = run_cli(capsys, "solve", str(tmp_path / "p.yaml"))
     assert code == 2 and says in err and err.count("\n") == 1 and "internal" not in err
+
+
+TUPLE_ACTIONS_PY = '''
+class Counters:
+    """Two counters; the action (i, "plus one") adds one to counter i (no plan_moves)."""
+    def initial(self):
+        return (0, 0)
+    def is_goal(self, state):
+        return state == (2, 1)
+    def successors(self, state):
+        for i in range(2):
+            if state[i] < 3:
+                child = list(state)
+                child[i] += 1
+                yield (i, "plus one"), tuple(child)
+'''
+
+
+def test_default_move_names_are_one_token_so_plans_read_back(tmp_path: Path, capsys) -> None:
+    """Without plan_moves a move is named str(action): a tuple's spaces and commas split plan
+    text, so each run of them becomes one "_" and the printed plan checks and renders."""
+    (tmp_path / "counters.py").write_text(TUPLE_ACTIONS_PY)
+    (tmp_path / "c.yaml").write_text("puzzle: python:./counters.py:Counters\n")
+    plan_file = tmp_path / "c.plan"
+    code, out, _ = run_cli(capsys, "solve", str(tmp_path / "c.yaml"), "--plan-file", str(plan_file))
+    assert code == 0 and "(0_'plus_one')" in out
+    assert plan_file.read_text().split() == ["(0_'plus_one')", "(0_'plus_one')", "(1_'plus_one')"]
+    code, out, _ = run_cli(capsys, "check", str(tmp_path / "c.yaml"), f"@{plan_file}")
+    assert code == 0 and out.startswith("valid")

@@ -23,7 +23,9 @@ Optional (a default is used when absent):
 
     h(state) -> int                     an admissible lower bound on the moves left (default 0)
     plan_moves(actions) -> list[str]    move names, one token each, no spaces or commas
-                                        (default: str(action)); `check` matches plans by these names
+                                        (default: str(action), each run of spaces, commas and
+                                        semicolons made one "_": (0, 1) -> (0_1)); `check`
+                                        matches plans by these names
     render(state) -> str                a picture of the state (default: str(state))
     unsolvable_reason() -> str | None   a reason when the instance is known unsolvable
     plan_parity() -> int | None         the parity every plan length has, when the rules fix it
@@ -67,6 +69,7 @@ import copy
 import math
 import numbers
 import pickle
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -75,6 +78,8 @@ from puzzleplan.models.base import ModelBase, ModelError, quote, shorten
 from puzzleplan.models.document import Document
 from puzzleplan.models.user.spec import (REQUIRED, USER_ERRORS, _class_of, _describe_exc, _entry_points, _import_file,
                                          _import_module, _resolve, _SpecError)
+
+_SEPARATORS = re.compile(r"[\s,;]+")   # what plan text splits moves on
 
 STANDARD_KEYS = ("puzzle", "name", "description", "metric", "max_moves", "expect")
 EXPECT_FACTS = ("optimal", "solvable", "reachable", "max_depth", "valid_plans")  # what tests may check
@@ -351,7 +356,7 @@ class UserModel(ModelBase):
     def plan_moves(self, actions: Sequence[Any]) -> list[str]:
         own = getattr(self.inner, "plan_moves", None)
         if not callable(own):
-            return [str(a) for a in actions]
+            return [self._default_name(a) for a in actions]
         moves = self._call("plan_moves", list(actions))
         try:
             names = [str(m) for m in moves]
@@ -366,6 +371,20 @@ class UserModel(ModelBase):
                 raise self._hook_error("plan_moves", f"returned the move name {quote(name)}; a move name is one "
                                                      "token: not empty, no spaces, commas or semicolons")
         return names
+
+    def _default_name(self, action: Any) -> str:
+        """str(action) as one token (plan text splits on spaces, commas and semicolons): a tuple
+        action (0, 1) is named (0_1), so every printed plan reads back."""
+        try:
+            text = str(action)
+        except USER_ERRORS as exc:
+            raise self._hook_error("successors", f"yielded an action whose str() fails ({_describe_exc(exc)}); "
+                                                 "give the class a plan_moves") from None
+        name = "_".join(part for part in _SEPARATORS.split(text) if part)
+        if not name:
+            raise self._hook_error("successors", f"yielded the action {quote(action)}, which names no move; "
+                                                 "give the class a plan_moves")
+        return name
 
     def render(self, state: Any) -> str:
         if not callable(getattr(self.inner, "render", None)):
