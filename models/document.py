@@ -78,13 +78,15 @@ class Document:
     """A YAML mapping plus the line of each key, with typed, validating accessors."""
 
     def __init__(self, source: str, data: dict[str, Any], key_lines: dict[str, int],
-                 value_lines: dict[str, int], raw: dict[str, str] | None = None) -> None:
+                 value_lines: dict[str, int], raw: dict[str, str] | None = None,
+                 node: yaml.Node | None = None) -> None:
         self.source = source
         self.data = data
         self._key_lines = key_lines
         self._value_lines = value_lines
         # the source text of top-level plain scalars that YAML read as a number or boolean
         self._raw: dict[str, str] = dict(raw or {})
+        self.node = node   # the parsed YAML tree, for the lines of nested fields (None: not parsed here)
 
     def override(self, values: dict[str, Any]) -> None:
         """Replace top-level fields (from the command line): they count as written that way."""
@@ -415,7 +417,7 @@ def parse_document(text: str, source: str) -> Document:
         value_lines[key] = _value_line(value_node)
         if isinstance(value_node, yaml.ScalarNode) and value_node.tag in (INT, FLOAT, BOOL):
             raw[key] = value_node.value
-    return Document(source, data, key_lines, value_lines, raw)
+    return Document(source, data, key_lines, value_lines, raw, node)
 
 
 def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MAX_FILE_BYTES) -> str:

@@ -369,10 +369,19 @@ def test_deep_expressions_and_long_loops_are_refused(tmp_path: Path, monkeypatch
     assert "field 'actions.move'" in message and "loop steps" in message
 
 
-def test_text_without_a_file_names_the_top_level_line() -> None:
+def test_text_without_a_file_names_the_field_s_own_line(capsys, monkeypatch) -> None:
+    """`loads` and standard input name the nested field's line, as a file does (they used to
+    fall back to the line of the top-level key, `actions:`)."""
+    text = HANOI.replace("- on[d] != to", "- on[d] != too")
+    own = _line(text, "- on[d] != too")
+    assert own != _line(text, "actions:")
     with pytest.raises(ModelError) as info:
-        loads(HANOI.replace("- on[d] != to", "- on[d] != too"), "<text>")
-    assert str(info.value).startswith(f"<text>:{_line(HANOI, 'actions:')}: field 'actions.move.requires[1]'")
+        loads(text, "<text>")
+    assert str(info.value).startswith(f"<text>:{own}: field 'actions.move.requires[1]'")
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, _, err = run_cli(capsys, "solve", "-")
+    assert code == 2 and err.startswith(f"puzzleplan: error: <stdin>:{own}: field 'actions.move.requires[1]'")
 
 
 def test_cli_exits_2_with_one_line(tmp_path: Path, capsys) -> None:

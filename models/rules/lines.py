@@ -1,25 +1,19 @@
 """Where a nested field of a rules file stands, so an error can name its own line.
 
-`Document` records the line of each top-level key only; a rules file nests most of what it says
-(`actions: move: requires: - ...`). When the document came from a file, that file is composed
-once more here into YAML nodes (no values are constructed; the strict reader has already
-accepted it, so it holds no aliases and is within the size limits) and each path of keys and
-list positions is mapped to its line. Text read without a file (`loads`) falls back to the line
-of the top-level key.
+`Document` records the line of each top-level key; a rules file nests most of what it says
+(`actions: move: requires: - ...`). The YAML tree the document was parsed from (`Document.node`,
+kept whether the text came from a file, standard input or `loads`) maps each path of keys and
+list positions to its line. It used to be composed again from the file, so text without one
+(standard input) fell back to the top-level key's line. A document built from data alone has no
+tree and falls back the same way.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Union
 
 import yaml
 
-from puzzleplan.models.document import MAX_FILE_BYTES, Document
-
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from puzzleplan.models.document import Document
 
 Step = Union[str, int]
 
@@ -30,7 +24,7 @@ class Lines:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.lines: dict[tuple[Step, ...], int] = {}
-        root = _compose(doc.source)
+        root = doc.node   # what was parsed: a file, standard input or a string given to `loads`
         if isinstance(root, yaml.MappingNode):
             self._walk(root, ())
 
@@ -55,19 +49,6 @@ class Lines:
             if found is not None:
                 return found
         return self.doc.line(str(path[0])) if path else 1
-
-
-def _compose(source: str) -> yaml.Node | None:
-    """The file's node tree, or None when `source` is no readable file of a puzzle's size."""
-    if not source or source.startswith("<"):
-        return None
-    path = Path(source)
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return yaml.compose(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, UnicodeError, yaml.YAMLError):
-        return None
 
 
 def field_name(path: tuple[Step, ...]) -> str:
