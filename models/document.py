@@ -101,8 +101,15 @@ class Document:
         return self._key_lines.get(key, 1)
 
     def value_line(self, key: str, offset: int = 0) -> int:
-        """The file line of the `offset`-th line inside `key`'s value (block scalars)."""
-        return self._value_lines.get(key, self.line(key)) + offset
+        """The file line of the `offset`-th line inside `key`'s value (block scalars); a value
+        written on one line (a quoted board string) is on that line whatever the offset."""
+        first = self._value_lines.get(key, self.line(key))
+        if self.node is not None:
+            for key_node, value_node in self.node.value:
+                if key_node.value == key and not (isinstance(value_node, yaml.ScalarNode)
+                                                  and value_node.style in ("|", ">")):
+                    return min(first + offset, value_node.end_mark.line + 1)
+        return first + offset
 
     def error(self, key: str | None, expected: str, line: int | None = None) -> ModelError:
         where = f"{self.source}:{line if line is not None else self.line(key)}"

@@ -119,6 +119,17 @@ def test_bad_rush_hour_input(capsys, tmp_path: Path, name: str) -> None:
         assert fragment in err, (fragment, err)
 
 
+@pytest.mark.parametrize("text, line", [
+    ("board: \"..BCCCD.BE..DAAE.FGHHI.FG..I..JZ.KKx\"\n", 2),    # one line: J's row 6 is still line 2
+    ("board: |\n  ..BCCC\n  D.BE..\n  DAAE.F\n  GHHI.F\n  G..I..\n  JZ.KKx\n", 8),   # row 6 of a block
+])
+def test_a_board_error_names_the_line_the_row_is_on(capsys, tmp_path: Path, text: str, line: int) -> None:
+    path = tmp_path / "rh.yaml"
+    path.write_text("puzzle: rush-hour\n" + text)
+    code, _, err = run_cli(capsys, "solve", path)
+    assert code == 2 and f"rh.yaml:{line}: field 'board': vehicle 'J' (first at row 6" in err, err
+
+
 @st.composite
 def boards(draw):
     rows, cols = draw(st.integers(4, 6)), draw(st.integers(4, 6))
