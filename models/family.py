@@ -70,6 +70,8 @@ class Family:
     kernel_engines: the engines that use those kernels (`solve` warns before compiling them)
     warm_up:     a puzzle file's text whose solve by each kernel engine (once per heuristic and
                  metric) compiles the kernels
+    warm_up_settings: a context manager (module:name) the warm-up solves run under, e.g. tiny
+                 start sizes so that every growth path, compiled on first use, runs once
     pattern_databases: a module with `databases_for`, `check_partition`, `cache_info`,
                  `cache_dir`, `clear_cache`, `DEFAULT_BUDGET_SECONDS` (the `pdb` command)
     task:        `compile(model) -> Compiled`: the puzzle as a planning task (models/task/ir.py),
@@ -95,6 +97,7 @@ class Family:
     kernels: tuple[str, ...] = ()
     kernel_engines: tuple[str, ...] = ("idastar", "dfs")
     warm_up: str | None = None
+    warm_up_settings: str | None = None
     pattern_databases: str | None = None
     task: str | None = None
     picture: str | None = None

@@ -28,7 +28,7 @@ from puzzleplan.encoders.runner import Call, warm_children
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.progress import Line, Progress
-from puzzleplan.plans.core.types import Limits, Request, Result, Status, spent
+from puzzleplan.plans.core.types import Limits, Request, Result, Status
 from puzzleplan.plans.core.words import count, metric_count
 
 if TYPE_CHECKING:
@@ -175,20 +175,21 @@ def check_solver(name: str) -> str:
 
 
 def native_optimum(model: Model, limits: Limits | None = None, time_limit: float | None = None,
-                   progress: Progress | None = None) -> Result:
+                   progress: Progress | None = None, since: float | None = None) -> Result:
     """The family's optimal engine on `model` (the file's cap applies), under `limits` with the
-    time limit replaced by `time_limit` when given; its progress on the `progress` display."""
+    time limit replaced by `time_limit` when given, counted from `since` (a `time.monotonic()`
+    reading; default now); its progress on the `progress` display."""
     from puzzleplan.plans.solve import solve
     limits = limits if limits is not None else Limits()
     if time_limit is not None:
         limits = replace(limits, time_limit=time_limit)
-    ctx = SearchContext(limits, progress)
+    ctx = SearchContext(limits, progress, since=since)
     return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=limits), ctx)
 
 
 def verify(model: Model, claim: int | None = None, encodings: list[str] | None = None,
            solver: str = DEFAULT_SOLVER, workers: int | None = None, limits: Limits | None = None,
-           progress: Progress | None = None, fresh_bound: bool = False) -> Verification:
+           progress: Progress | None = None, fresh_bound: bool = False, since: float | None = None) -> Verification:
     """Prove (or refute) that `claim` (default: the native optimum) is the minimal move count
     (the minimal cost, on a task with action costs).
 
@@ -198,18 +199,18 @@ def verify(model: Model, claim: int | None = None, encodings: list[str] | None =
     `solve`, its time limit covering the whole verification; progress: a display for a bar over
     the rows (`Progress.for_terminal()`; default none); fresh_bound: ask each bound on a fresh
     solver, not on the one that found the plan (encoders.certify.shares_solver says where it
-    is shared; the CLI's --fresh-bound). Unknown encodings or solvers raise
+    is shared; the CLI's --fresh-bound); since: when the time limit started (a `time.monotonic()`
+    reading, e.g. the command's start; default now). Unknown encodings or solvers raise
     ValueError (UnknownEncoding, NoEncodings, UnknownSolver) naming the choices.
     """
     limits = limits if limits is not None else Limits()
-    started = time.monotonic()
-    chosen = choose_encodings(model, encodings, one_per_backend=True)   # may compile the task: seconds
+    started = time.monotonic() if since is None else since
+    chosen = choose_encodings(model, encodings, one_per_backend=True)   # may compile the task: seconds; counted
     check_solver(solver)
-    limits = spent(limits, time.monotonic() - started)   # that time counts too
     rows_bar = (progress or Progress.silent()).counted("verify: native optimum", 1 + 2 * len(chosen))
     try:
         with warm_children(_warmups(model, chosen)):
-            return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar, fresh_bound)
+            return _verify(model, claim, chosen, solver, workers, limits, progress, rows_bar, fresh_bound, started)
     finally:
         rows_bar.remove()
 
@@ -224,12 +225,13 @@ def _warmups(model: Model, chosen: list[str]) -> list[Call] | None:
 
 
 def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, workers: int | None, limits: Limits,
-            progress: Progress | None, rows_bar: Line, fresh_bound: bool = False) -> Verification:
-    """verify() once its arguments are checked; `rows_bar` counts the solver calls."""
+            progress: Progress | None, rows_bar: Line, fresh_bound: bool, started: float) -> Verification:
+    """verify() once its arguments are checked; `rows_bar` counts the solver calls; the time
+    limit counts from `started`."""
     from puzzleplan.encoders.certify import Certificate, certify
-    remaining = SearchContext(limits).remaining   # the seconds left of the whole verification
+    remaining = SearchContext(limits, since=started).remaining   # the seconds left of the whole verification
 
-    native = native_optimum(model, limits, remaining(), progress)
+    native = native_optimum(model, limits, progress=progress, since=started)
     if native.plan is None or not native.status.has_plan:
         return Verification(native.status.value, None, claim, None, [], native.status.exit_code,
                             native.message, native)

@@ -8,8 +8,10 @@ installing removes that cost, and `solve` says up front when a run is about to p
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -34,16 +36,37 @@ def kernel_modules(families_: Any = None) -> list[str]:
     return [module for desc in descs for module in desc.kernels]
 
 
+_COMPILED = re.compile(r"^@(?:numba\.)?njit\b([^\n]*)\n(?:@[^\n]*\n)*def (\w+)", re.M)
+
+
+def compiled_functions(module: str) -> list[str]:
+    """The functions of `module` numba compiles and caches on their own (`@njit(...)` at the top
+    level, not inlined into their callers: `INLINE`, `inline=`), read from its source: no import
+    of the module or of numba."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin:
+        return []
+    found = _COMPILED.findall(Path(spec.origin).read_text(encoding="utf-8"))
+    return [name for args, name in found if "INLINE" not in args and "inline" not in args]
+
+
 def kernels_cached(modules: Any = None) -> bool:
-    """True when every kernel module has compiled code in numba's cache (no import of numba)."""
+    """True when every compiled function of every kernel module has code in numba's cache (no
+    import of numba). Each function is compiled on its first call, so a module with some of its
+    functions cached may still compile for seconds (a module-wide check missed the Sokoban
+    perimeter's kernels, which only a large level reaches)."""
     for module in kernel_modules() if modules is None else modules:
         stem = module.rsplit(".", 1)[1]
         try:
-            found = any(any(d.rglob(f"{stem}*.nbi")) for d in _cache_dirs(module) if d.is_dir())
+            cached = {path.name for d in _cache_dirs(module) if d.is_dir() for path in d.rglob(f"{stem}.*.nbi")}
+            functions = compiled_functions(module)
         except (OSError, ImportError, ValueError):
             return False
-        if not found:
+        if not functions and not cached:
             return False
+        for name in functions:
+            if not any(entry.startswith(f"{stem}.{name}-") for entry in cached):
+                return False
     return True
 
 
@@ -77,7 +100,14 @@ def warm_up() -> dict[str, Any]:
 
 def _warm_family(desc: Any) -> None:
     """Solve the family's warm-up puzzle under each metric with its first kernel engine (the others
-    share its kernels), once per heuristic."""
+    share its kernels), once per heuristic, under the family's warm-up settings."""
+    from puzzleplan.models.family import resolve
+    settings = resolve(desc.warm_up_settings) if desc.warm_up_settings else contextlib.nullcontext
+    with settings():
+        _warm_metrics(desc)
+
+
+def _warm_metrics(desc: Any) -> None:
     from puzzleplan.models import loads
     from puzzleplan.models.family import resolve
     from puzzleplan.plans.core.types import Request

@@ -21,17 +21,18 @@ level: |
   #####
 """
 
-# Two boxes, a corral and a turn: enough for the `push` engine to compile every kernel.
+# Three boxes (the three-box table is built from three goals on), a corral and a turn; solved
+# under `native.warm_up_settings` (tiny arrays, the perimeter at once), every kernel compiles.
 WARM_UP = """\
 puzzle: sokoban
 name: warm-up
 level: |
-  ######
-  #    #
-  # $$ #
-  #.#@ #
-  #.   #
-  ######
+  #######
+  #     #
+  # $$$ #
+  #.#@  #
+  #..   #
+  #######
 """
 
 FAMILY = Family(
@@ -50,9 +51,12 @@ FAMILY = Family(
         "cp-sok-push": "puzzleplan.encoders.cpsat.sokoban_push:SokobanPushesCp",
     },
     engines={"push": "puzzleplan.models.sokoban.native"},
-    kernels=("puzzleplan.models.sokoban.kernel_rules", "puzzleplan.models.sokoban.kernel_search"),
+    kernels=("puzzleplan.models.sokoban.kernel_rules", "puzzleplan.models.sokoban.kernel_search",
+             "puzzleplan.models.sokoban.perimeter", "puzzleplan.models.sokoban.triples",
+             "puzzleplan.models.sokoban.pairs"),
     kernel_engines=("push",),
     warm_up="puzzleplan.models.sokoban:WARM_UP",
+    warm_up_settings="puzzleplan.models.sokoban.native:warm_up_settings",
     collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
                  ".sok": "puzzleplan.models.sokoban.model:load_collection"},
     sample="puzzleplan.models.sokoban:SAMPLE",

@@ -72,8 +72,9 @@ pruning counters are there when a limit stops the search too.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -99,6 +100,20 @@ PERIMETER_MOVES_RATIO = 2   # the moves perimeter's states cost about half a pus
 PERIMETER_READS = 0.01      # it waits while fewer than this share of the states stored were looked up
 PERIMETER_GROW = 0.10       # it grows while it raised at least this share of the bounds it looked up
 PERIMETER_KEEP = 0.02       # below this share it is dropped
+
+
+@contextmanager
+def warm_up_settings() -> Iterator[None]:
+    """What `puzzleplan warm-up` solves under: arrays of 16 states and the perimeter built at once,
+    so a small level takes every path a large one does (growth, rehashing, the perimeter's
+    kernels), and numba compiles them all ahead of the first real run."""
+    global START_STATES, PERIMETER_AFTER
+    saved = START_STATES, PERIMETER_AFTER
+    START_STATES, PERIMETER_AFTER = 16, 0
+    try:
+        yield
+    finally:
+        START_STATES, PERIMETER_AFTER = saved
 
 
 def supports(model: Any) -> str | None:

@@ -6,9 +6,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.check import check_plan
-from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_left,
+from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, progress_for, write_atomically,
-                                         check_writable, command_context)
+                                         check_writable, command_context, command_started)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
@@ -53,10 +53,9 @@ def _verify(args: argparse.Namespace) -> int:
     encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
     _check_solvers([args.solver], "--solver")
     note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
-    limits = limits_left(args)   # loading and the checks count toward --time-limit too
-    with progress_for(args) as progress:
-        found = verify(model, args.claim, encodings, args.solver, args.workers, limits, progress,
-                       args.fresh_bound)
+    with progress_for(args) as progress:   # the time limit counts from the command's start
+        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress,
+                       args.fresh_bound, since=command_started())
     if args.json:
         print_json(found.as_dict())
     else:
@@ -85,12 +84,12 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     _check_solvers(args.solvers, "--solvers")
     if args.csv:
         check_writable(args.csv, "--csv")
-    limits = limits_left(args)   # loading and the checks count toward --time-limit too
-    remaining = SearchContext(limits).remaining   # the seconds left of the whole command
+    limits = limits_of(args)   # counted from the command's start: loading and the checks count too
+    remaining = SearchContext(limits, since=command_started()).remaining   # the seconds left of the whole command
 
     horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
     if horizon is None:
-        native = native_optimum(model, limits, progress=progress)
+        native = native_optimum(model, limits, progress=progress, since=command_started())
         if native.status is Status.LIMIT_REACHED:
             return _no_horizon(args, native.message)
         if not native.status.has_plan:

@@ -12,7 +12,7 @@ from typing import Any
 from puzzleplan.models import load, loads
 from puzzleplan.models.document import STDIN, read_stdin
 from puzzleplan.plans.core.progress import Progress
-from puzzleplan.plans.core.types import Limits, spent
+from puzzleplan.plans.core.types import Limits
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
 
@@ -64,13 +64,6 @@ def command_context(args: argparse.Namespace, progress: Progress | None = None, 
     from the command's start, so loading the puzzle and the checks before the search count."""
     from puzzleplan.plans.core.context import SearchContext
     return SearchContext(limits_of(args) if limits is None else limits, progress, since=command_started())
-
-
-def limits_left(args: argparse.Namespace) -> Limits:
-    """The command's limits with the time since its start taken off the time limit: for the
-    commands that hand limits on to several runs (verify, compare) rather than one context."""
-    import time
-    return spent(limits_of(args), time.monotonic() - command_started())
 
 
 def limits_of(args: argparse.Namespace) -> Limits:

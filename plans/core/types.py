@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 import importlib
 import numbers
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.core.memory import default_memory_limit_mb
@@ -130,13 +130,6 @@ class Limits:
         for name, value in (("max_states", self.max_states), ("memory_mb", self.memory_mb)):
             if value is not None and not (_is_whole(value) and value >= 1):
                 raise ValueError(f"{name}: expected a whole number >= 1 or None, got {value!r}")
-
-
-def spent(limits: Limits, seconds: float) -> Limits:
-    """`limits` with `seconds` already used of its time limit (none left: 0)."""
-    if limits.time_limit is None:
-        return limits
-    return replace(limits, time_limit=max(0.0, limits.time_limit - seconds))
 
 
 def _is_number(value: Any) -> bool:
