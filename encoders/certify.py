@@ -216,6 +216,8 @@ def certify(model: Any, optimum: int, encodings: list[str], solver: str, workers
         plan_claim = f"plan of {units(optimum)}"
         below = optimum - offset
         claim = f"no plan <= {units(optimum - 1)}" + (f" (UNSAT at {below}, parity rules out {optimum - 1})" if offset == 2 else "")
+        if optimum == 0:
+            claim = "no shorter plan (none is shorter than 0)"
         step(f"{label}: {plan_claim}")
         if not fresh_bound and offset == 1 and optimum >= 1 and shares_solver(name, find, solver):
             yield from _shared_rows(model, name, find, optimum, solver, label, (plan_claim, claim), remaining, step,

@@ -143,6 +143,16 @@ def test_verify_agrees(capsys, path: Path, optimum: int) -> None:
             assert check_plan(load(path), cert["plan"]).valid
 
 
+def test_verify_a_puzzle_solved_at_the_start(capsys, tmp_path: Path) -> None:
+    """Optimum 0: each bound row says there is nothing shorter, not 'no plan <= -1'."""
+    path = tmp_path / "done.yaml"
+    path.write_text("puzzle: tiles\nstart: |\n  1 2\n  3 _\ngoal: |\n  1 2\n  3 _\n")
+    code, data = run_json(capsys, "verify", path)
+    assert code == 0 and data["status"] == "verified" and data["optimal"] == 0
+    bounds = [c for c in data["certificates"] if c["kind"] == "bound"]
+    assert bounds and all(c["claim"] == "no shorter plan (none is shorter than 0)" and c["holds"] for c in bounds)
+
+
 def test_verify_wrong_claim_is_refuted(capsys) -> None:
     """Every method agrees the claim is false: refuted (exit 1), not a disagreement."""
     code, out, _ = run_cli(capsys, "verify", SAFE, "--claim", "26")
