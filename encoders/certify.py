@@ -60,7 +60,12 @@ class Certificate:
     steps: int | None = None   # the step horizon of a cost row
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The row as JSON: `holds` is null while the answer is unknown (a limit came first),
+        so a row that failed (false) and one never answered read apart."""
+        row = asdict(self)
+        if self.answer == "unknown":
+            row["holds"] = None
+        return row
 
     @property
     def proves_bound(self) -> bool:

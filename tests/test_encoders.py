@@ -169,6 +169,7 @@ def test_a_refuted_claim_stays_refuted_when_rows_run_out_of_time(capsys) -> None
     assert code == 1 and data["status"] == "refuted" and data["agree"]
     if any(c["answer"] == "unknown" for c in data["certificates"]):   # the usual case within 1 s
         assert data["summary"].startswith("refuted: the minimal move count is not 90; bfs proves it is 93 (")
+    assert all((c["holds"] is None) == (c["answer"] == "unknown") for c in data["certificates"])
 
 
 
