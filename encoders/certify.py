@@ -463,7 +463,7 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
         task = analysis_of(model).task
     for name in encodings:
         backend = encoding_class(name).backend
-        for solver in (solvers if backend == "sat" else [f"cp-sat/{workers or 'default'}w"]):
+        for solver in (solvers if backend == "sat" else [f"cp-sat/{workers}w" if workers else "cp-sat"]):
             for k in range(repeat):
                 limit = time_limit if remaining is None else remaining()
                 started = time.perf_counter()
