@@ -139,8 +139,10 @@ def test_memory_limit_ends_a_search_cleanly() -> None:
 
 def test_memory_limit_words(monkeypatch) -> None:
     assert parse_memory_limit("4G") == 4096 and parse_memory_limit("none") is None
-    with pytest.raises(ValueError):
-        parse_memory_limit("lots")
+    assert parse_memory_limit("1.5G") == 1536 and parse_memory_limit("1") == 1
+    for bad in ("lots", "0.5", "0.0001G", "-3", "nan"):   # under 1 MiB was read as 1 MiB
+        with pytest.raises(ValueError):
+            parse_memory_limit(bad)
     monkeypatch.setenv("PUZZLEPLAN_MEMORY_LIMIT", "1234")
     assert default_memory_limit_mb() == 1234 and Limits().memory_mb == 1234
     monkeypatch.setenv("PUZZLEPLAN_MEMORY_LIMIT", "none")

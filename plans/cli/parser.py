@@ -94,7 +94,7 @@ def _limits(p: argparse.ArgumentParser, searches: bool = True) -> None:
                    help="stop above this resident memory: MiB, '4G', or 'none' (or 0: no limit; default: 75%% of the memory "
                         "available at the start, or $PUZZLEPLAN_MEMORY_LIMIT)")
     if searches:
-        g.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+        g.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
 
 
 def _encoder_options(p: argparse.ArgumentParser) -> None:
@@ -311,7 +311,7 @@ def _batch_commands(sub: Any) -> None:
     again.add_argument("--overwrite", action="store_true", help="start OUT again")
     p.add_argument("--dry-run", action="store_true", help="list the runs without running them")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
 
     p = sub.add_parser("plot", help="draw a batch's results: cactus, scatter, or the summary table")
     p.add_argument("results", help="a results table written by `batch` (.parquet or .csv)")

@@ -43,10 +43,10 @@ def parse_memory_limit(text: str) -> int | None:
     if word and word[-1] in "mg":
         scale = 1024 if word[-1] == "g" else 1
         word = word[:-1]
-    value = float(word)  # ValueError for anything else
-    if not value > 0 or value != value or value > 2**40:
+    value = float(word) * scale  # ValueError for anything else
+    if not value >= 1 or value != value or value > 2**40:   # under 1 MiB was read as 1
         raise ValueError(text)
-    return max(1, int(value * scale))
+    return int(value)
 
 
 def default_memory_limit_mb() -> int | None:
