@@ -190,7 +190,9 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "e"),
     (CONDITIONAL, LAMP, "d.pddl", "conditional effects"),
     (COSTLY, COSTLY_PROBLEM, "d.pddl", "cost must be a whole number from 0 to 1,000,000"),
-], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large"])
+    (GOOD_DOMAIN, COSTLY_PROBLEM.replace("(:domain d)", "(:domain  ; the wrong one\n  blocks-world)"), "p.pddl:2:",
+     "the problem is for domain 'blocks-world', but the domain file defines"),   # was read against it silently
+], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large", "another-domain"])
 def test_bad_pddl_is_one_line_naming_the_file(capsys, tmp_path: Path, domain, problem, where, words) -> None:
     path = _wrapper(tmp_path, domain, problem)
     code, out, err = run_cli(capsys, "solve", path)

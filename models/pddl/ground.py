@@ -27,6 +27,7 @@ from typing import Any, Iterable
 
 from puzzleplan.models.base import ModelError
 from puzzleplan.models.task.ir import Task, TaskError, Variable, action
+from puzzleplan.models.task.checkpoints import checkpoint
 
 MAX_GROUND_TUPLES = 100_000     # parameter tuples the grounder may enumerate (about 1 ms each)
 
@@ -156,8 +157,10 @@ def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int
             raise ModelError(f"{where} grounding failed: {type(exc).__name__}: {str(exc)[:160]}") from None
     metrics = [m for m in result.problem.quality_metrics if m.is_minimize_action_costs()]
     metric = metrics[0] if metrics else None
+    checkpoint()   # unified-planning's grounding cannot be interrupted; the run's limits are looked at around it
     raw = []
     for ground in result.problem.actions:
+        checkpoint()
         lifted = result.map_back_action_instance(ActionInstance(ground))
         args = " ".join(p.object().name for p in lifted.actual_parameters)
         move = f"({lifted.action.name}{' ' + args if args else ''})".lower()

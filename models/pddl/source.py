@@ -24,6 +24,8 @@ MAX_PDDL_BYTES = 4_000_000          # one domain or problem file
 _LINE = re.compile(r"line:?\s*(\d+)", re.IGNORECASE)
 _NOISE = re.compile(r"\s*\(at char \d+\),?|\s*,?\s*\(line:\s*\d+, col:\s*\d+\)|\s*(?:From|found at) line: .*$")
 _REQUIREMENTS = re.compile(r"\(\s*:requirements([^)]*)\)", re.IGNORECASE)
+_DOMAIN_NAME = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
+_PROBLEM_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
 SUPPORTED_REQUIREMENTS = (":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs")
 
 
@@ -62,6 +64,7 @@ def source_of(doc: Document, key: str) -> Source:
 
 def parse(domain: Source, problem: Source) -> Any:
     """The unified-planning Problem of the two texts (ModelError naming the file and line)."""
+    _check_domain_names(domain, problem)
     from unified_planning.io import PDDLReader
     try:
         return PDDLReader().parse_problem_string(domain.text, problem.text)
@@ -72,6 +75,21 @@ def parse(domain: Source, problem: Source) -> Any:
         except Exception as domain_exc:
             culprit, exc = domain, domain_exc
         raise _error(culprit, exc) from None
+
+
+def _check_domain_names(domain: Source, problem: Source) -> None:
+    """A problem written for another domain (its `(:domain NAME)` is not the domain's name) is
+    refused: unified-planning reads it against whatever domain it is given."""
+    declared, wanted = _DOMAIN_NAME.search(_uncommented(domain.text)), _PROBLEM_DOMAIN.search(_uncommented(problem.text))
+    if declared and wanted and declared.group(1).lower() != wanted.group(1).lower():
+        line = problem.text.count("\n", 0, wanted.start(1)) + 1
+        raise ModelError(f"{problem.at(line)} PDDL: the problem is for domain {wanted.group(1)!r}, but the domain "
+                         f"file defines {declared.group(1)!r}")
+
+
+def _uncommented(text: str) -> str:
+    """`text` with PDDL comments blanked (same length, so positions and lines still match)."""
+    return re.sub(r";[^\n]*", lambda m: " " * len(m.group(0)), text)
 
 
 def _error(source: Source, exc: Exception) -> ModelError:
