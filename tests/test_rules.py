@@ -21,6 +21,7 @@ from puzzleplan.models.rules.frames import ExprError, Frame, Scope, World, no_st
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.core import engines
 from puzzleplan.plans.solve import solve
+from puzzleplan.plans.core.types import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "rules").glob("*.yaml")) + [ROOT / "examples" / "user" / "water-jugs.yaml"]
@@ -96,6 +97,9 @@ def test_costs_choose_the_cost_metric_and_step_ignores_them() -> None:
     if "task-astar" in engines.names():
         result = solve(model, "task-astar")
         assert result.plan.cost == 5 and result.plan.moves == ("j",)
+    refused = solve(model, "bfs")   # a move-counting engine on costs: says what runs instead
+    assert refused.status is Status.UNSUPPORTED and "task-astar" in refused.message
+    assert "--metric step to count moves" in refused.message
 
 
 # -- the restricted evaluator agrees with Python --------------------------------------------------

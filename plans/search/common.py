@@ -41,5 +41,7 @@ def unit_cost_reason(model: Any) -> str | None:
     A model says otherwise with `unit_cost = False` (a task with action costs: rules files with
     costs, PDDL with action costs); the task engines search by cost instead."""
     if getattr(model, "unit_cost", True) is False:
-        return "its actions have costs other than 1, and this engine counts moves (use task-astar, task-bfs or task-idastar)"
+        counted = "step" in getattr(type(model), "metrics", ()) and getattr(model, "metric", "step") != "step"
+        return ("its actions have costs other than 1, and this engine counts moves (use task-astar, task-bfs or "
+                "task-idastar" + (", or --metric step to count moves" if counted else "") + ")")
     return None
