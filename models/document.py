@@ -350,6 +350,22 @@ def _construct(node: yaml.Node) -> Any:
     return {_construct(k): _construct(v) for k, v in node.value}
 
 
+def _syntax_hint(text: str, mark: Any, problem: str) -> str:
+    """What usually causes a YAML syntax error where it was found: a tab (YAML indents with
+    spaces), or brackets, braces or commas inside a [...] or {...} list (rules written
+    `requires: [at[x] == farmer]`: the inner brackets open a nested list)."""
+    if mark is None:
+        return ""
+    lines = text.splitlines()
+    here = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    if mark.column < len(here) and here[mark.column] == "\t" or "\t" in here[:mark.column + 1]:
+        return " (a tab: YAML indents with spaces)"
+    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
+        return (" (inside [...] or {...}, quote an item holding brackets, braces or commas, or write the list "
+                "one '- item' per line)")
+    return ""
+
+
 def compose(text: str, source: str, expected: str = "a YAML mapping with a 'puzzle:' key") -> yaml.MappingNode:
     """The root mapping of YAML text, composed strictly (the limits above) with every node's
     line kept (`node.start_mark.line`); errors are one-line ModelErrors naming `source` and the
@@ -368,7 +384,7 @@ def compose(text: str, source: str, expected: str = "a YAML mapping with a 'puzz
             # libyaml (PyYAML >= 6.0.4) refuses deep flow nesting while it scans ahead, before
             # the composer sees the events; its limit is far above MAX_DEPTH, so say ours.
             raise ModelError(f"{source}:{line}: lists and mappings nested more than {MAX_DEPTH} deep") from None
-        raise ModelError(f"{source}:{line}: YAML syntax error: {shorten(problem, 120)}") from None
+        raise ModelError(f"{source}:{line}: YAML syntax error: {shorten(problem, 120)}{_syntax_hint(text, mark, problem)}") from None
     except yaml.YAMLError as exc:
         first = (str(exc).splitlines() or ["invalid YAML"])[0]
         raise ModelError(f"{source}:1: YAML error: {shorten(first, 120)}") from None

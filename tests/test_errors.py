@@ -18,6 +18,9 @@ def _write(tmp_path: Path, text: str, name: str = "p.yaml") -> Path:
 
 CASES = {
     "yaml_syntax": ("puzzle: tiles\nstart: [1, 2\n", ["YAML syntax error", ":3:"]),
+    "yaml_tab": ("puzzle: tiles\nstart: |\n\t1 2\n", ["YAML syntax error", ":3:", "(a tab: YAML indents with spaces)"]),
+    "yaml_brackets_in_a_flow_list": ("puzzle: tiles\nstart: [a[1] == 2, b]\n",
+                                     ["YAML syntax error", ":2:", "quote an item holding brackets"]),
     "unknown_key": ("puzzle: tiles\nstart: |\n  1 2\n  3 _\n" + GOOD_GOAL + "colour: red\n",
                     ["field 'colour'", "unknown key", ":8:"]),
     "unknown_puzzle": ("puzzle: chess\n", ["field 'puzzle'", "unknown puzzle 'chess'", "tiles"]),

@@ -303,6 +303,7 @@ BAD = [
     ("unbalanced template", 'name: "{on[d]}>{to}"', 'name: "{on[d]}>{to"', 'name: "{', "actions.move.name",
      "a '{' without its '}'"),
     ("empty set", "peg: [a, b, c]", "peg: []", "peg: []", "sets.peg", "empty"),
+    ("empty goal", "goal:\n  on[*]: c\n", "goal: {}\n", "goal: {}", "goal", "got an empty mapping"),
     ("unknown variable", "  on[*]: c", "  of[*]: c", "of[*]", "goal.of[*]", "'of' is no family of variables"),
     ("unknown set", "on[disc]: peg", "on[discs]: peg", "on[discs]", "variables.on[discs]", "is no set"),
     ("unknown domain", "on[disc]: peg", "on[disc]: pegs", "on[disc]", "variables.on[disc]", "pegs"),

@@ -134,8 +134,8 @@ def _mapping(reader: Reader, key: str, required: bool) -> dict[Any, Any]:
         return {}
     value = doc.get(key)
     if not isinstance(value, dict) or (required and not value):
-        raise reader.fail((key,), f"expected a mapping{' with at least one entry' if required else ''}, "
-                                  f"got {describe(value)}")
+        got = "an empty mapping" if isinstance(value, dict) else describe(value)
+        raise reader.fail((key,), f"expected a mapping{' with at least one entry' if required else ''}, got {got}")
     return value
 
 
