@@ -38,7 +38,7 @@ def test_load_and_solve_the_safe() -> None:
     model = puzzleplan.load(SAFE)
     result = puzzleplan.solve(model)
     assert result.status is puzzleplan.Status.OPTIMAL and result.plan.length == 24
-    assert result.lower_bound == 24
+    assert result.lower_bound == 24 and result.length == result.cost == 24   # as the JSON's top level
     assert puzzleplan.check(model, result.plan).valid            # a Plan
     assert puzzleplan.check(model, result).valid                 # a Result holding one
     assert puzzleplan.check(model, list(result.plan.moves), "printed").valid

@@ -172,11 +172,21 @@ class Result:
     # the model solved, set by `solve()` so a notebook can draw the plan; not part of as_dict()
     model: Any = field(default=None, repr=False, compare=False)
 
+    @property
+    def length(self) -> int | None:
+        """The plan's move count (None without a plan), as the JSON's top-level `length`."""
+        return None if self.plan is None else self.plan.length
+
+    @property
+    def cost(self) -> int | None:
+        """The plan's cost under the metric (None without a plan), as the JSON's `cost`."""
+        return None if self.plan is None else self.plan.cost
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "status": self.status.value,
-            "length": None if self.plan is None else self.plan.length,
-            "cost": None if self.plan is None else self.plan.cost,
+            "length": self.length,
+            "cost": self.cost,
             "plan": None if self.plan is None else list(self.plan.moves),
             "engine": self.engine,
             "lower_bound": self.lower_bound,
