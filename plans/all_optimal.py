@@ -19,7 +19,7 @@ from typing import Any, Callable
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Action, Model, State
 from puzzleplan.plans.core.types import Stats, Status
-from puzzleplan.plans.core.words import count as counted
+from puzzleplan.plans.core.words import all_explored, count as counted
 from puzzleplan.plans.search.breadth_first import CAPPED, EXHAUSTED, sweep
 from puzzleplan.plans.search.common import POLL_EVERY
 
@@ -150,7 +150,7 @@ def _count(model: Model, ctx: SearchContext) -> Any:
         return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {counted(cap, 'move')}")
     if end.ended == EXHAUSTED:
         return OptimalPlans(Status.UNSOLVABLE,
-                            message=f"all {len(depth_of)} reachable states explored, none is a goal")
+                            message=all_explored(len(depth_of)))
     count = sum(paths[g] for g in goals)
     return layers, depth_of, goals, count
 

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 from puzzleplan.models.rush_hour.board import clearing, entered, path, toward
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import all_explored, count
 from puzzleplan.plans.search.common import POLL_EVERY, finish
 
 if TYPE_CHECKING:
@@ -345,4 +345,4 @@ def run(model: "RushHour", request: Request, ctx: SearchContext) -> Result:
     if cap is not None and pruned:
         return done(Status.NO_PLAN_WITHIN_CAP, lower=cap + 1,
                     message=f"no plan within {count(cap, 'move')} (the capped planning search is exhaustive)")
-    return done(Status.UNSOLVABLE, message=f"all {seen()} reachable states explored, none is a goal")
+    return done(Status.UNSOLVABLE, message=all_explored(seen()))

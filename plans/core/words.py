@@ -7,6 +7,11 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
     return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
+def all_explored(states: int) -> str:
+    """What an exhaustive search that found no goal says, in one wording for every engine."""
+    return f"all {states:,} reachable states explored, none is a goal"
+
+
 def metric_count(metric: str, n: int) -> str:
     """n in the unit a metric counts: '34 pushes' under pushes, else '24 moves'."""
     return count(n, "push", "pushes") if metric == "pushes" else count(n, "move")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Model, State
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import all_explored, count
 from puzzleplan.plans.explore import Exploration
 from puzzleplan.plans.parallel.group import (WAIT_SECONDS, WorkerDied, WorkerError, WorkerGroup, default_workers,
                                              start_method)
@@ -168,7 +168,7 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
                     return finish(ctx, ENGINE, model, Status.OPTIMAL, group.trace_back(layer.goal, ctx), depth)
                 if layer.new == 0:
                     return finish(ctx, ENGINE, model, Status.UNSOLVABLE,
-                                  message=f"all {stats.states} reachable states explored, none is a goal")
+                                  message=all_explored(stats.states))
                 ctx.lower_bound = depth + 1
     except WorkerDied as exc:
         return Result(Status.LIMIT_REACHED, ENGINE, None, ctx.lower_bound, ctx.finish(), str(exc))

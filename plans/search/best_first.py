@@ -22,7 +22,7 @@ from typing import Any, Callable
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model, State
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import all_explored, count
 from puzzleplan.plans.search.common import POLL_EVERY, finish, trace_back
 
 
@@ -93,4 +93,4 @@ def best_first(model: Model, request: Request, ctx: SearchContext, order: Orderi
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
                       message=f"no plan within {count(cap, 'move')}")
     return finish(ctx, engine, model, Status.UNSOLVABLE,
-                  message=f"all {len(g_of)} reachable states explored, none is a goal")
+                  message=all_explored(len(g_of)))

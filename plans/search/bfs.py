@@ -12,7 +12,7 @@ import numpy as np
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Action, Model, PackedSpace, State
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import all_explored, count
 from puzzleplan.plans.search.breadth_first import CAPPED, STOPPED, Stop, sweep
 from puzzleplan.plans.search.common import finish, trace_back, unit_cost_reason
 from puzzleplan.plans.search.layered import Layer, next_layer, packed_space, trace, worker_pool
@@ -94,4 +94,4 @@ def _over_cap(ctx: SearchContext, model: Model, cap: int, depth: int, engine: st
 
 def _exhausted(ctx: SearchContext, model: Model, engine: str = "bfs") -> Result:
     return finish(ctx, engine, model, Status.UNSOLVABLE,
-                  message=f"all {ctx.stats.states} reachable states explored, none is a goal")
+                  message=all_explored(ctx.stats.states))

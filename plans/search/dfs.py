@@ -33,7 +33,7 @@ from __future__ import annotations
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Action, Model
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import all_explored, count
 from puzzleplan.plans.search.common import POLL_EVERY, finish, unit_cost_reason
 from puzzleplan.plans.search.depth_first import GenericDepthFirst, searcher_for
 
@@ -95,4 +95,4 @@ def _graph_dfs(model: Model, ctx: SearchContext) -> Result:
         actions.append(action)
         stack.append(iter(list(model.successors(child))))
     return finish(ctx, "dfs", model, Status.UNSOLVABLE,
-                  message=f"all {stats.states} reachable states explored, none is a goal")
+                  message=all_explored(stats.states))

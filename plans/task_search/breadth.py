@@ -12,6 +12,7 @@ from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.types import Status
 from puzzleplan.plans.search.common import POLL_EVERY
 from puzzleplan.plans.task_search.space import Outcome, Space, path_to
+from puzzleplan.plans.core.words import all_explored
 
 
 def breadth_first(space: Space, cap: int | None, ctx: SearchContext) -> Outcome:
@@ -48,7 +49,7 @@ def breadth_first(space: Space, cap: int | None, ctx: SearchContext) -> Outcome:
                 following.append(child)
         stats.states = len(parents)
         layer, depth = following, depth + 1
-    return Outcome(Status.UNSOLVABLE, message=f"all {len(parents):,} reachable states explored, none is a goal")
+    return Outcome(Status.UNSOLVABLE, message=all_explored(len(parents)))
 
 
 def _leads_beyond(layer: list[int], parents: dict[int, Any], space: Space, ctx: SearchContext) -> bool:
