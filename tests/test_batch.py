@@ -246,6 +246,28 @@ def test_crash_memory_blow_up_and_hang_become_rows(tmp_path: Path, monkeypatch: 
     assert len(read_rows(tmp_path / "out.csv")) == 4
 
 
+def test_engines_that_compile_a_user_class_run_it_in_the_run_s_process(tmp_path: Path) -> None:
+    """sat, cpsat and the task engines compile a user class by running it over its space: the
+    spec is read without doing so (a class that aborts took the batch down while its spec was
+    checked, even under --dry-run), and each run's row says what became of it."""
+    faulty(tmp_path, "crash")
+    path = spec_file(tmp_path, f"""
+        instances: [crash.yaml, {EXAMPLES}/user/water-jugs.yaml]
+        engines: [{{engine: sat, encodings: all}}, cpsat, task-bfs]
+        limits: {{time_limit: 20, memory_limit: 300M}}
+    """)
+    spec = load_spec(path)        # the abort would end this process
+    crash = [r for r in spec.runs if Path(r.instance).stem == "crash"]
+    assert {r.config for r in crash} >= {"sat/sas-seq", "sat/sas-exists", "cpsat", "task-bfs"}
+    with LocalPool(2) as pool:
+        report = run_batch(spec, tmp_path / "out.csv", pool)
+    for row in report.rows:
+        if Path(row["instance"]).stem == "crash":
+            assert row["status"] == "error" and "SIGABRT" in row["error"], row
+        else:
+            assert row["status"] == "optimal", row
+
+
 def test_a_plan_the_checker_rejects_is_a_disagreement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     faulty(tmp_path, "checker")
     path = spec_file(tmp_path, "instances: [checker.yaml]\nengines: [bfs]\nlimits: {time_limit: 20}\n")

@@ -432,12 +432,16 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
                 skipped[f"{model.family} has no metric {metric}"] += len(configs) * repeats
                 continue
             m = model if metric == model.metric else load(inst.path, {"metric": metric}, level=inst.level)
+            user = _runs_user_code(m)
             for cfg in configs:
-                reason = engines.supports(cfg.engine, m)
+                # a user class's planning task is built by running its code over its whole space:
+                # that belongs in the run's own process, where a class that aborts, hangs or grows
+                # without end costs one row; a run it does not fit says so in its row
+                reason = None if user and _needs_task(cfg.engine) else engines.supports(cfg.engine, m)
                 if reason is not None:
                     skipped[f"{cfg.engine}: {' '.join(reason.split())[:80]}"] += repeats
                     continue
-                for encoding in _encodings(cfg, m, encodings_for):
+                for encoding in _encodings(cfg, m, _listed_encodings if user else encodings_for):
                     if encoding is _SKIP:
                         skipped[f"{cfg.engine}: encodings that do not apply to {m.family}/{metric}"] += repeats
                         continue
@@ -489,6 +493,26 @@ def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tu
 
 
 _SKIP: Any = object()
+
+
+def _runs_user_code(model: Any) -> bool:
+    """True for a `python:` family: compiling its task runs the user's class."""
+    from puzzleplan.models.user.model import UserModel
+    return isinstance(model, UserModel)
+
+
+def _needs_task(engine: str) -> bool:
+    """Engines whose `supports` compiles the model's planning task."""
+    return engine in ("sat", "cpsat") or engine.startswith("task-")
+
+
+def _listed_encodings(model: Any, backend: str | None = None) -> list[str]:
+    """`encodings_for` without compiling the task: the family's own encodings, then every
+    generic one of the backend (a run whose task does not compile reports it in its row)."""
+    from puzzleplan.encoders.base import GENERIC_ENCODINGS, family_encodings
+    from puzzleplan.models.family import resolve
+    generic = [name for name, spec in GENERIC_ENCODINGS.items() if backend is None or resolve(spec).backend == backend]
+    return family_encodings(model, backend) + generic
 
 
 def _encodings(cfg: _EngineConfig, model: Any, encodings_for: Callable[..., list[str]]) -> Iterator[Any]:
