@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -202,6 +203,13 @@ def test_level_ranges(parts: list[tuple[int, int]]) -> None:
     assert parse_levels("all", 3) == [1, 2, 3]
 
 
+@pytest.mark.parametrize("text, says", [("5-3", "5-3 runs backwards; write the smaller level first (3-5)"),
+                                        ("", "got nothing"), ("  ", "got nothing"), ("0", "outside the 42 levels")])
+def test_bad_level_ranges_say_what_is_wrong(text: str, says: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(says)):
+        parse_levels(text, 42)
+
+
 # -- executors --------------------------------------------------------------------------------------
 
 def test_local_pool_and_dask_local_cluster_give_the_same_table(tmp_path: Path) -> None:
@@ -276,6 +284,19 @@ def test_a_plan_the_checker_rejects_is_a_disagreement(tmp_path: Path, capsys: py
     assert "disagreements: 1" in out and "the checker rejects the plan of bfs" in out
     row, = read_rows(tmp_path / "spec.parquet")
     assert row["status"] == "error" and row["plan_checked"] is False
+
+
+def test_a_table_that_cannot_be_written_is_refused_before_any_run(tmp_path: Path, capsys) -> None:
+    """The nearest existing folder above the table is checked first: a file there was reported
+    as 'File exists' after the header, at the first write."""
+    path = spec_file(tmp_path, f"instances: [{EXAMPLES}/tiles/small-2x3.yaml]\nengines: [bfs]\n")
+    code = main(["batch", str(path), "-o", str(path / "x.csv"), "--workers", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and f"{path} is a file, not a folder" in err and err.count("\n") == 1
+    code = main(["batch", str(path), "-o", str(tmp_path), "--workers", "1"])
+    assert code == 2   # a folder: no table name
+    code = main(["batch", str(path), "-o", str(tmp_path / "new" / "deeper" / "x.csv"), "--workers", "1", "--quiet"])
+    assert code == 0 and len(read_rows(tmp_path / "new" / "deeper" / "x.csv")) == 1   # missing folders are made
 
 
 def test_resume_runs_nothing_twice(tmp_path: Path) -> None:

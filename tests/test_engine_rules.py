@@ -90,6 +90,14 @@ def test_batch_rules(tmp_path: Path) -> None:
     assert {run.options["rules"] for run in spec.runs} == {"corrals=off, symmetry=off"}
     with pytest.raises(ModelError, match=r"rules.yaml:7: field 'options.rules': engine push has no rule 'corals'"):
         parse_spec(SPEC.format(path=MICROBAN, rules="corals=off"), "rules.yaml", tmp_path)
+    # the Python API's form, a mapping, reads as the same text
+    mapping = SPEC.format(path=MICROBAN, rules="").replace('{rules: ""}', "{rules: {corrals: false, symmetry: off}}")
+    spec = parse_spec(mapping, "rules.yaml", tmp_path)
+    assert {run.options["rules"] for run in spec.runs} == {"corrals=off, symmetry=off"}
+    with pytest.raises(ModelError, match=r"rules.yaml:7: field 'options.rules': engine push has no rule 'corals'"):
+        parse_spec(mapping.replace("corrals", "corals"), "rules.yaml", tmp_path)
+    with pytest.raises(ModelError, match=r"options.rules.corrals'?: expected true or false \(or on, off\)"):
+        parse_spec(mapping.replace("false", "maybe"), "rules.yaml", tmp_path)
 
 
 def test_engines_lists_the_rules(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,6 +67,28 @@ def check_output(output: str | Path, resume: bool = False, overwrite: bool = Fal
     table_format(output)
     if not resume and not overwrite and (output.exists() or Journal(output).path.exists()):
         raise OutputExists(f"{output} exists: --resume continues it, --overwrite starts it again")
+    _check_folder(output)
+
+
+def _check_folder(output: Path) -> None:
+    """OutputExists (the table cannot be made, said before any run) when the nearest existing
+    folder above `output` is a file, or no file can be created in it. Missing folders below it
+    are made when the table is first written."""
+    import os
+    import tempfile
+    if output.is_dir():
+        raise OutputExists(f"{output}: cannot write the table: it is a folder")
+    above = output.resolve().parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        raise OutputExists(f"{output}: cannot write the table: {above} is a file, not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=above, prefix=".puzzleplan-")
+    except OSError as exc:
+        raise OutputExists(f"{output}: cannot write the table in {above}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = False, overwrite: bool = False,

@@ -132,6 +132,15 @@ class _Reader:
             raise self.error(node, field_name, "expected true or false")
         return value
 
+    def _switch(self, node: yaml.Node, field_name: str) -> bool:
+        """true/false, or on/off as `--rule` writes them."""
+        value = self.value(node) if isinstance(node, yaml.ScalarNode) else None
+        if isinstance(value, str) and value.lower() in ("on", "off"):
+            return value.lower() == "on"
+        if not isinstance(value, bool):
+            raise self.error(node, field_name, "expected true or false (or on, off)")
+        return value
+
     def texts(self, node: yaml.Node, field_name: str) -> list[str]:
         """A text or a list of texts."""
         items = node.value if isinstance(node, yaml.SequenceNode) else [node]
@@ -167,9 +176,17 @@ class _Reader:
         return {key: self.option(value, f"{field_name}.{key}", key) for key, value in fields.items()}
 
     def option(self, node: yaml.Node, field_name: str, key: str) -> Any:
-        """One engine option's value, of the option's type where it has one."""
+        """One engine option's value, of the option's type where it has one. `rules` may also be
+        a mapping of rule names to true/false, as the Python API takes it (read as the text
+        'name=on, name=off' the command line takes)."""
+        if key == "rules" and isinstance(node, yaml.MappingNode):
+            rules = {self.text(k, field_name): self._switch(v, f"{field_name}.{k.value}") for k, v in node.value}
+            if not rules:
+                raise self.error(node, field_name, "expected at least one rule")
+            return ", ".join(f"{name}={'on' if on else 'off'}" for name, on in rules.items())
         if not isinstance(node, yaml.ScalarNode):
-            raise self.error(node, field_name, "expected a single value")
+            raise self.error(node, field_name, "expected a single value" + (
+                " or a mapping of rule names to true or false" if key == "rules" else ""))
         if key in engine_options.WHOLE:
             return self.whole(node, field_name, *engine_options.bounds(key))
         if key in engine_options.FLAGS:
@@ -185,12 +202,16 @@ def parse_levels(text: str, count: int) -> list[int]:
     """'all', '7', '1-30', '1-10, 20' -> 1-based level numbers (ValueError naming the problem)."""
     if text.strip().lower() == "all":
         return list(range(1, count + 1))
+    if not text.strip():
+        raise ValueError("expected 'all', a number, or ranges such as 1-30, got nothing")
     out: list[int] = []
     for part in text.split(","):
         m = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:-\s*([0-9]{1,9})\s*)?", part)
         if not m:
             raise ValueError(f"expected 'all', a number, or ranges such as 1-30, got {quote(part.strip())}")
         low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        if low > high:
+            raise ValueError(f"{part.strip()} runs backwards; write the smaller level first ({high}-{low})")
         if not 1 <= low <= high <= count:
             raise ValueError(f"{part.strip()} is outside the {count} levels (1-{count})")
         out.extend(range(low, high + 1))
