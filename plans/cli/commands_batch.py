@@ -11,6 +11,7 @@ from typing import Any
 
 from puzzleplan.plans.cli.common import EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, progress_for
 from puzzleplan.plans.cli.output import print_json
+from puzzleplan.plans.core.words import count
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -56,8 +57,10 @@ def _header(spec: Any, output: str, executor: str) -> None:
 def _skipped(skipped: dict[str, int]) -> str:
     if not skipped:
         return ""
-    parts = "; ".join(f"{why}: {n}" for why, n in sorted(skipped.items(), key=lambda kv: -kv[1])[:3])
-    return f" (left out {sum(skipped.values()):,}: {parts})"
+    reasons = sorted(skipped.items(), key=lambda kv: -kv[1])
+    parts = "; ".join(f"{why}: {n}" for why, n in reasons[:3])
+    more = f"; {len(reasons) - 3} more reasons (--dry-run --json lists them)" if len(reasons) > 3 else ""
+    return f" (left out {sum(skipped.values()):,}: {parts}{more})"
 
 
 def _dry_run(args: argparse.Namespace, spec: Any, output: str) -> int:
@@ -80,7 +83,7 @@ def _report(report: Any) -> None:
     statuses = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in report.statuses.most_common())
     resumed = f", {report.resumed:,} already in the table" if report.resumed else ""
     dropped = f", {report.dropped:,} rows of an earlier spec dropped" if report.dropped else ""
-    print(f"ran:     {report.ran:,} runs in {report.seconds:.1f} s{resumed}{dropped}")
+    print(f"ran:     {count(report.ran, 'run')} in {report.seconds:.1f} s{resumed}{dropped}")
     print(f"rows:    {len(report.rows):,} ({statuses or 'none'})")
     if report.interrupted:
         print(f"status:  interrupted: {report.runs - len(report.rows):,} runs not done; "
