@@ -266,7 +266,8 @@ def _gave_up(ctx: SearchContext, engine: str, model: Any, best: tuple[int, list[
     if best is not None:
         if costed:
             ctx.stats.extra["cost_proof"] = f"none ({reason})"
-        return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0])
+        return _decoded(ctx, engine, model, Status.SOLVED, best[1], ctx.lower_bound, best[0],
+                        f"{ctx.reached(reason)} before a proof that no plan is shorter or cheaper")
     return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=ctx.lower_bound,
                   message=ctx.reached(reason))
 
@@ -332,11 +333,11 @@ def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, 
 
 
 def _decoded(ctx: SearchContext, engine: str, model: Any, status: Status, moves: list[str], lower: int,
-             cost: int | None = None) -> Result:
+             cost: int | None = None, message: str = "") -> Result:
     """A Result from decoded move strings (the runner replays them with the checker); `cost`
     in the metric's unit (a task's action costs, sok-push's pushes), else the plan's length."""
     from puzzleplan.plans.core.types import Plan
-    return Result(status, engine, Plan.of(moves, cost), lower, ctx.finish())
+    return Result(status, engine, Plan.of(moves, cost), lower, ctx.finish(), message)
 
 
 def _call_summary(r: HorizonResult) -> dict[str, Any]:

@@ -262,7 +262,7 @@ def test_engines_that_compile_a_user_class_run_it_in_the_run_s_process(tmp_path:
     path = spec_file(tmp_path, f"""
         instances: [crash.yaml, {EXAMPLES}/user/water-jugs.yaml]
         engines: [{{engine: sat, encodings: all}}, cpsat, task-bfs]
-        limits: {{time_limit: 20, memory_limit: 300M}}
+        limits: {{time_limit: 20, memory_limit: 1G}}
     """)
     spec = load_spec(path)        # the abort would end this process
     crash = [r for r in spec.runs if Path(r.instance).stem == "crash"]

@@ -35,7 +35,8 @@ def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -
     if result.plan is not None:
         proof = "proved optimal" if status is Status.OPTIMAL else "not proved optimal"
         cap = "" if model.max_moves is None else f", within the cap of {model.max_moves}"
-        print(f"status:  {status.value}: {plan_counts(model, result)}{cap}, {proof}")
+        why = f" ({result.message})" if status is Status.SOLVED and result.message else ""
+        print(f"status:  {status.value}: {plan_counts(model, result)}{cap}, {proof}{why}")
         print(f"plan:    {result.plan.text()}")
     else:
         print(f"status:  {status.value}" + (f": {result.message}" if result.message else ""))
