@@ -414,3 +414,16 @@ def test_export_and_decode_generic(capsys, tmp_path: Path) -> None:
     assert run_cli(capsys, "export", level, "--metric", "pushes", "--to", "cpsat", "--encoding", "cp-sas",
                    "--horizon", "9", "-o", tmp_path / "s.pb")[0] == 0
     assert (tmp_path / "s.pb").stat().st_size > 0
+
+
+def test_a_plan_kept_at_a_limit_says_the_proof_is_missing() -> None:
+    """A limit after a plan was found: SOLVED with the plan, and the message says what is missing."""
+    from puzzleplan.encoders.engines import _gave_up
+    from puzzleplan.plans.core.context import SearchContext
+    from puzzleplan.plans.core.types import Limits
+    model = _model("sokoban/seed-004.yaml", "pushes")
+    ctx = SearchContext(Limits(time_limit=5))
+    result = _gave_up(ctx, "sat", model, (4, ["L", "U"]), True)
+    assert result.status is Status.SOLVED and result.plan.cost == 4
+    assert result.message == "time limit of 5 s reached before a proof that no plan is shorter or cheaper"
+    assert result.stats.extra["cost_proof"] == "none (time limit)"
