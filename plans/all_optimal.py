@@ -41,7 +41,7 @@ class OptimalPlans:
     @property
     def exit_code(self) -> int:
         """The status's exit code; 3 (a limit) when a search limit cut the listing short."""
-        return Status.LIMIT_REACHED.exit_code if self.cut_short else self.status.exit_code
+        return Status.LIMIT_REACHED.exit_code if self.cut_short and not self.complete else self.status.exit_code
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -111,10 +111,10 @@ class Verification:
             proved = f" (lower bound proved by {', '.join(self.proofs)}{within})" if self.unit != "moves" else ""
             return f"verified: the {what} is {self.claim}{proved}"
         if self.status == "refuted":
-            if self.unknown:
+            if self.unknown or self.message:   # a limit or Ctrl-C left rows out: the native optimum refutes
+                missing = self.message or f"{count(len(self.unknown), 'row')} unanswered at {self._limits_hit()}"
                 return (f"refuted: the {what} is not {self.claim}; {self.certificates[0].method} proves it is "
-                        f"{self.optimal} ({count(len(self.unknown), 'row')} unanswered at {self._limits_hit()}, "
-                        f"none contradicts it)")
+                        f"{self.optimal} ({missing}; none contradicts it)")
             return (f"refuted: the {what} is not {self.claim}; "
                     f"every method agrees it is {self.optimal}")
         if self.status == "limit_reached" and self.optimal is not None:

@@ -8,10 +8,10 @@ installing removes that cost, and `solve` says up front when a run is about to p
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib.util
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -36,18 +36,31 @@ def kernel_modules(families_: Any = None) -> list[str]:
     return [module for desc in descs for module in desc.kernels]
 
 
-_COMPILED = re.compile(r"^@(?:numba\.)?njit\b([^\n]*)\n(?:@[^\n]*\n)*def (\w+)", re.M)
-
-
 def compiled_functions(module: str) -> list[str]:
-    """The functions of `module` numba compiles and caches on their own (`@njit(...)` at the top
-    level, not inlined into their callers: `INLINE`, `inline=`), read from its source: no import
-    of the module or of numba."""
+    """The functions of `module` numba compiles and caches on their own: top-level functions
+    decorated `@njit`/`@jit` (bare, called, or as `numba.`/`nb.` attributes), except those
+    inlined into their callers (`inline="always"`, or a `**INLINE` options mapping). Read from
+    the source with `ast`: no import of the module or of numba."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin:
         return []
-    found = _COMPILED.findall(Path(spec.origin).read_text(encoding="utf-8"))
-    return [name for args, name in found if "INLINE" not in args and "inline" not in args]
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    return [node.name for node in tree.body
+            if isinstance(node, ast.FunctionDef) and any(_compiled_alone(d) for d in node.decorator_list)]
+
+
+def _compiled_alone(decorator: ast.expr) -> bool:
+    call = decorator if isinstance(decorator, ast.Call) else None
+    target = call.func if call is not None else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    if name not in ("njit", "jit"):
+        return False
+    for keyword in call.keywords if call is not None else ():
+        if keyword.arg == "inline" and isinstance(keyword.value, ast.Constant) and keyword.value.value == "always":
+            return False
+        if keyword.arg is None and "INLINE" in ast.unparse(keyword.value):   # **INLINE: the package's inline options
+            return False
+    return True
 
 
 def kernels_cached(modules: Any = None) -> bool:

@@ -284,3 +284,13 @@ def test_every_cpsat_build_checks_the_limits_once_a_step(path) -> None:
         stopped.budget = over
         with pytest.raises(LimitReached):
             stopped.build(6)
+
+
+def test_a_refuted_verdict_cut_short_by_ctrl_c_says_so() -> None:
+    """Only the native row answered before Ctrl-C: the verdict names it, not 'every method'."""
+    from puzzleplan.encoders.certify import Certificate
+    from puzzleplan.plans.verify import Verification
+    native = Certificate("push", "optimum 3", "fails: optimum is 5", 0.1, answer="fails", kind="optimum", horizon=3)
+    found = Verification("refuted", 5, 3, True, [native], 1, "interrupted (Ctrl-C) during sat sok-onehot: plan of 3")
+    assert found.summary() == ("refuted: the minimal move count is not 3; push proves it is 5 "
+                               "(interrupted (Ctrl-C) during sat sok-onehot: plan of 3; none contradicts it)")

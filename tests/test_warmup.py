@@ -39,3 +39,18 @@ def test_one_function_missing_from_the_cache_means_not_cached(tmp_path: Path, mo
     assert not warmup.kernels_cached([module])
     (tmp_path / f"triples.{names[0]}-10.py311.nbi").write_bytes(b"")
     assert warmup.kernels_cached([module])
+
+
+def test_decorators_in_every_spelling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "kernels_sample.py").write_text(
+        "import numba\nimport numba as nb\nfrom numba import njit, jit\nINLINE = {'inline': 'always'}\n"
+        "@njit\ndef a(x): return x\n"
+        "@njit(\n    cache=True,\n    nogil=True,\n)\ndef b(x): return x\n"
+        "@nb.njit(cache=True)\ndef c(x): return x\n"
+        "@numba.jit(nopython=True, cache=True)\ndef d(x): return x\n"
+        "@njit(inline='always')\ndef e(x): return x\n"
+        "@njit(**INLINE)\ndef f(x): return x\n"
+        "@njit(inline='never', cache=True)\ndef g(x): return x\n"
+        "def h(x): return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert warmup.compiled_functions("kernels_sample") == ["a", "b", "c", "d", "g"]

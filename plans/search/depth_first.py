@@ -15,8 +15,9 @@ Without them a pass walked every simple path, which in a cyclic space outnumber 
 a 513-state Rush Hour board with no solution ran until the time limit (1.6M nodes in 5 s; now
 2,916 nodes, 0.03 s), and neither Rush Hour seed 000 (93 moves) nor Klotski (116) finished in 60
 s (now 356,184 nodes in 3.7-4.8 s and 813,554 in 16 s). Past its budget a table stops growing
-(learned bounds) or is dropped (the others), and the pass goes on with what is left, down to the
-plain tree search with memory linear in depth. A model may offer a compiled searcher with the
+(learned bounds, which also stop rising once the record of states is dropped) or is dropped (the
+others), and the pass goes on with what is left, down to the plain tree search with memory linear
+in depth. A model may offer a compiled searcher with the
 same `bounded` method (`model.native_searcher()`); `searcher_for` picks it.
 
 `GenericDepthFirst.within_cap` is capped DFS's graph search: a depth-first pass with a table of
@@ -53,7 +54,11 @@ class GenericDepthFirst:
         return self.model.h(state) if value is None else value
 
     def _learn(self, state: State, value: int) -> None:
-        if value > self._estimate(state) and (state in self.learned or len(self.learned) < TABLE_BUDGET):
+        # Not once `seen` is dropped: on a cycle with no way out learned values rise every pass,
+        # and only the exhaustion test (which needs `seen`) would end a space without a goal;
+        # frozen, they are a fixed admissible h, and the tree search ends as it always did.
+        if self.seen is not None and value > self._estimate(state) and (
+                state in self.learned or len(self.learned) < TABLE_BUDGET):
             self.learned[state] = value
 
     def _count_stored(self, stats: Any, depth_of: dict[Any, int] | None) -> None:
@@ -114,15 +119,15 @@ class GenericDepthFirst:
                     actions.pop()
                 continue
             h, action, child = kids.pop()
+            if child in on_path:   # a cycle: never a cut, so a pass whose only cuts close cycles ends the search
+                backed[-1] = min(backed[-1], 1 + self._estimate(child))
+                continue
             g = len(stack)
             f = g + h
             if f > bound:
                 if next_bound is None or f < next_bound:
                     next_bound = f
                 backed[-1] = min(backed[-1], 1 + h)
-                continue
-            if child in on_path:
-                backed[-1] = min(backed[-1], 1 + self._estimate(child))
                 continue
             if depth_of is not None:
                 seen = depth_of.get(child)

@@ -1,4 +1,6 @@
-"""IDA*: iterative deepening on f = g + h; optimal with an admissible h, memory linear in depth."""
+"""IDA*: iterative deepening on f = g + h; optimal with an admissible h. The tiles kernel keeps
+memory linear in depth; the generic pass keeps tables of up to 1M states (depth_first.py), which
+count as stored states (so `--max-states` bounds them)."""
 from __future__ import annotations
 
 from puzzleplan.plans.core.context import SearchContext
