@@ -193,6 +193,8 @@ def test_resume_drops_the_rows_of_an_earlier_spec(tmp_path: Path) -> None:
     assert f"{out}: 2 rows from an earlier spec dropped" in proc.stderr and proc.stderr.count("\n") == 1
     rows = read_rows(out)
     assert [(r["config"], r["time_limit"], r["index"]) for r in rows] == [("astar", 30.0, 0)]
+    backup = tmp_path / "out.before-resume.csv"    # the table as it was, in case the spec changed by mistake
+    assert f"kept in {backup}" in proc.stderr and len(read_rows(backup)) == 2
     again = batch(path, output=out, workers=1, resume=True)      # nothing left to drop or run
     assert (again.ran, again.resumed, again.dropped) == (0, 1, 0)
 

@@ -101,8 +101,10 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
         journal.close(remove=True)
     kept, dropped = _resumed_rows(output, spec) if resume else ([], 0)
     if dropped:
+        backup = _keep_copy(output)
         log.warning("puzzleplan: note: %s: %d row%s from an earlier spec dropped (runs this spec no longer makes: "
-                    "other engines, options, limits or instances)", output, dropped, "" if dropped == 1 else "s")
+                    "other engines, options, limits or instances)%s", output, dropped, "" if dropped == 1 else "s",
+                    f"; the table as it was is kept in {backup}" if backup else "")
     done = {row["run_id"] for row in kept}
     todo = [run for run in spec.runs if run.run_id not in done]
     rows: dict[str, dict[str, Any]] = {row["run_id"]: row for row in kept}
@@ -137,6 +139,17 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
     return BatchReport(spec.source, str(output), executor.description, len(spec.runs), sum(counts.values()),
                        len(done), dict(spec.skipped), interrupted, time.monotonic() - start, mine,
                        summarize(mine), disagreements(mine), dropped)
+
+
+def _keep_copy(output: Path) -> Path | None:
+    """Copy the table about to lose rows (a resume under a changed spec, perhaps a mistyped
+    limit) to `NAME.before-resume.EXT` beside it; None when there is no table file to copy."""
+    import shutil
+    if not output.is_file():
+        return None
+    backup = output.with_name(f"{output.stem}.before-resume{output.suffix}")
+    shutil.copy2(output, backup)
+    return backup
 
 
 def _resumed_rows(output: Path, spec: Spec) -> tuple[list[dict[str, Any]], int]:
