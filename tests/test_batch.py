@@ -218,6 +218,10 @@ def test_local_pool_and_dask_local_cluster_give_the_same_table(tmp_path: Path) -
         local = run_batch(spec, tmp_path / "local.parquet", pool)
     with DaskExecutor(local_workers=2) as cluster:
         dask = run_batch(spec, tmp_path / "dask.csv", cluster)
+        # Ctrl-C reaches the whole process group; the local workers leave it to the batch (they
+        # printed ~65 lines of tracebacks a Ctrl-C)
+        ignored = cluster.client.run(lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+        assert list(ignored.values()) == [True, True]
     assert len(local.rows) == len(dask.rows) == 16
     assert comparable(read_rows(tmp_path / "local.parquet")) == comparable(read_rows(tmp_path / "dask.csv"))
     rows = local.rows
