@@ -131,16 +131,18 @@ def _ignore_interrupt_plugin_base() -> type:
 
 
 class _IgnoreInterrupt(_ignore_interrupt_plugin_base()):  # type: ignore[misc]
-    """Makes the worker processes of a LocalCluster we started ignore SIGINT. Ctrl-C (or
-    `timeout -s INT`) reaches the whole process group: the batch's own process stops the runs
-    and closes the cluster, while each worker, interrupted mid-task, printed its tracebacks
-    (about 65 lines a Ctrl-C)."""
+    """Makes the worker processes of a LocalCluster we started ignore SIGINT (and log only
+    errors, as the batch's own process does). Ctrl-C (or `timeout -s INT`) reaches the whole
+    process group: the batch's own process stops the runs and closes the cluster, while each
+    worker, interrupted mid-task, printed its tracebacks (about 65 lines a Ctrl-C)."""
 
     def setup(self, worker: Any) -> None:
+        import logging
         import signal
         import threading
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        logging.getLogger("distributed").setLevel(logging.ERROR)   # a run cancelled at Ctrl-C is no news
 
 
 class DaskExecutor:
