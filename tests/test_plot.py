@@ -66,6 +66,14 @@ def test_cactus_figure_draws_the_series_with_a_legend_and_log_time() -> None:
     assert ax.get_xlabel() and ax.get_ylabel()
 
 
+def test_many_configurations_keep_their_legend_beside_the_axes_and_distinct_colours() -> None:
+    series = {f"config-{i}": [(1, 0.1 * (i + 1))] for i in range(12)}
+    fig = cactus_figure(series)
+    ax = fig.axes[0]
+    assert ax.get_legend() is None and len(fig.legends[0].get_texts()) == 12   # a long legend hid the lines
+    assert len({line.get_color() for line in ax.get_lines()}) == 12            # the default cycle repeats after 10
+
+
 def test_proved_counts_only_proved_answers() -> None:
     series = cactus_series(three_instances(), solved="proved")
     assert series["A"] == [(1, 0.5)]                         # i3 was only "solved"

@@ -184,6 +184,9 @@ def summary_csv(summaries: list[ConfigSummary]) -> str:
 
 # -- drawing ----------------------------------------------------------------------------------
 
+LEGEND_INSIDE = 6   # configurations whose legend fits inside a cactus plot's axes
+
+
 def _figure(width: float, height: float) -> Any:
     from matplotlib.figure import Figure
     return Figure(figsize=(width, height), layout="constrained")
@@ -193,13 +196,18 @@ def cactus_figure(series: dict[str, list[tuple[int, float]]], solved: str = "ans
                   title: str | None = None) -> Any:
     """The cactus plot of `cactus_series`: one step line per configuration (instances solved vs
     seconds, log)."""
+    from matplotlib import colormaps
     from matplotlib.ticker import MaxNLocator
-    fig = _figure(7.0, 4.8)
+    many = len(series) > LEGEND_INSIDE
+    fig = _figure(9.5 if many else 7.0, 4.8)
     ax = fig.add_subplot()
+    # past ten lines the default cycle repeats its colours: twenty distinct ones instead
+    colours = colormaps["tab20"].colors if len(series) > 10 else [None] * len(series)
     for i, (name, points) in enumerate(series.items()):
         xs = [k for k, _ in points]
         ys = [max(t, FLOOR) for _, t in points]
-        ax.step(xs, ys, where="post", marker=_MARKERS[i % len(_MARKERS)], markersize=4, label=name)
+        ax.step(xs, ys, where="post", marker=_MARKERS[i % len(_MARKERS)], markersize=4, label=name,
+                color=colours[i % len(colours)])
     ax.set_yscale("log")
     if not any(series.values()):
         ax.set_ylim(0.1, 10.0)
@@ -210,7 +218,10 @@ def cactus_figure(series: dict[str, list[tuple[int, float]]], solved: str = "ans
     ax.set_ylabel("seconds (total, per instance)")
     ax.grid(True, which="major", alpha=0.5)
     ax.grid(True, which="minor", alpha=0.15)
-    ax.legend(loc="upper left", fontsize="small")
+    if many:   # beside the axes: inside, a long legend hid the lines
+        fig.legend(loc="outside right upper", fontsize="small")
+    else:
+        ax.legend(loc="upper left", fontsize="small")
     ax.set_title(title if title is not None else "cactus: instances solved within a time")
     return fig
 
