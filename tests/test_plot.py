@@ -125,9 +125,26 @@ def test_scatter_border_without_time_limits_and_chosen_axes() -> None:
     assert scatter_points(rows, x="B")[:2] == ("B", "A")
 
 
+def test_a_narrow_scatter_labels_plain_numbers_that_do_not_overlap() -> None:
+    """Within two decades matplotlib also labelled the minor ticks ('3x10^0 4x10^0' overlapping)."""
+    rows = [row("i1", "A", "optimal", 0.6), row("i1", "B", "optimal", 0.9),
+            row("i2", "A", "optimal", 0.7), row("i2", "B", "optimal", 1.3)]
+    fig = scatter_figure(*scatter_points(rows))
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    FigureCanvasAgg(fig).draw()   # tick labels are made when drawn
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.xaxis.get_majorticklabels() if t.get_text()]
+    assert labels and all(text.replace(".", "").isdigit() for text in labels), labels
+    assert not [t.get_text() for t in ax.xaxis.get_minorticklabels() if t.get_text()]
+
+
 def test_metric_filter_keeps_one_metric_and_names_drop_it(tmp_path: Path) -> None:
     rows = three_instances() + [row("i1", "A", "optimal", 7.0, metric="slide"),
                                 row("i2", "A", "optimal", 8.0, metric="slide")]
+    with pytest.raises(ValueError) as info:   # A ran under two metrics: say how to name one
+        scatter_points(rows, x="A", y="B (step)")
+    one_line_error(info)
+    assert "name one with --metric, or write 'A (step)'" in str(info.value)
     assert cactus_series(rows)["A (slide)"] == [(1, 7.0), (2, 8.0)]
     result = plot_results(rows, "cactus", tmp_path / "slide.svg", metric="slide")
     assert result == {"path": str(tmp_path / "slide.svg"), "kind": "cactus", "format": ".svg",

@@ -126,7 +126,10 @@ def _pick(names: dict[Config, str], x: str | None, y: str | None, source: str) -
     by_name = {name: key for key, name in names.items()}
     for option, value in (("--x", x), ("--y", y)):
         if value is not None and value not in by_name:
-            raise ValueError(f"{option} {value!r} names no configuration (choose from: {', '.join(by_name)})")
+            under = [name for name in by_name if name.startswith(f"{value} (")]
+            hint = (f"; it ran under several metrics: name one with --metric, or write {under[0]!r}"
+                    if under else "")
+            raise ValueError(f"{option} {value!r} names no configuration (choose from: {', '.join(by_name)}){hint}")
     if x is not None and x == y:
         raise ValueError(f"--x and --y name the same configuration {x!r}; a scatter plot compares two")
     order = list(by_name)
@@ -251,6 +254,12 @@ def scatter_figure(xname: str, yname: str, border: float, points: Sequence[Scatt
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
+    if hi / lo < 100:   # within two decades matplotlib labelled minor ticks too, on top of each other
+        from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(FormatStrFormatter("%g"))
+            axis.set_minor_formatter(NullFormatter())
     ax.set_aspect("equal")
     ax.set_xlabel(f"x: {xname} (seconds)")
     ax.set_ylabel(f"y: {yname} (seconds)")
