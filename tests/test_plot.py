@@ -18,6 +18,7 @@ from PIL import Image
 from puzzleplan.plans.batch.crosscheck import ANSWERED, summarize, summary_text
 from puzzleplan.plans.batch.plot import (FLOOR, cactus_figure, cactus_series, outcomes, plot_results,
                                          scatter_figure, scatter_points)
+from helpers import run_cli
 from puzzleplan.plans.batch.table import NAMES, TableError, read_rows, write_rows
 
 _ids = count()
@@ -292,3 +293,14 @@ def test_cactus_series_is_sorted_and_counts_the_solved_instances(rows: list[dict
         assert len(points) == solved_instances
         assert [k for k, _ in points] == list(range(1, len(points) + 1))
         assert all(a[1] <= b[1] for a, b in zip(points, points[1:]))
+
+
+def test_options_a_kind_does_not_read_are_refused(tmp_path: Path, capsys) -> None:
+    table = tmp_path / "r.csv"
+    write_rows(table, three_instances())
+    for args, says in ((["--kind", "table", "--x", "A"], "--x and --y choose a scatter plot's axes"),
+                       (["--kind", "cactus", "--y", "B"], "not with --kind cactus"),
+                       (["--kind", "table", "--solved", "proved"], "the table shows both")):
+        code, out, err = run_cli(capsys, "plot", str(table), "-o", str(tmp_path / "p.png"), *args)
+        assert code == 2 and says in err and err.count("\n") == 1, err
+    assert not (tmp_path / "p.png").exists()

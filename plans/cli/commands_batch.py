@@ -102,6 +102,10 @@ def _report(report: Any) -> None:
 def cmd_plot(args: argparse.Namespace) -> int:
     from puzzleplan.plans.batch.plot import plot_results
     from puzzleplan.plans.batch.table import TableError
+    if args.kind != "scatter" and (args.x is not None or args.y is not None):
+        raise InputError(f"--x and --y choose a scatter plot's axes; not with --kind {args.kind}")
+    if args.kind == "table" and args.solved != "answered":
+        raise InputError("--solved chooses what a cactus or scatter plot counts; the table shows both")
     try:
         info = plot_results(args.results, args.kind, args.output, x=args.x, y=args.y, metric=args.metric,
                             solved=args.solved, title=args.title)
