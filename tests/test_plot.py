@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from helpers import run_cli
 from puzzleplan.plans.batch.crosscheck import ANSWERED, summarize, summary_text
 from puzzleplan.plans.batch.plot import (FLOOR, cactus_figure, cactus_series, outcomes, plot_results,
                                          scatter_figure, scatter_points)
-from helpers import run_cli
 from puzzleplan.plans.batch.table import NAMES, TableError, read_rows, write_rows
 
 _ids = count()
