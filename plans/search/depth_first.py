@@ -17,8 +17,8 @@ a 513-state Rush Hour board with no solution ran until the time limit (1.6M node
 s (now 356,184 nodes in 3.7-4.8 s and 813,554 in 16 s). Past its budget a table stops growing
 (learned bounds, which also stop rising once the record of states is dropped) or is dropped (the
 others), and the pass goes on with what is left, down to the plain tree search with memory linear
-in depth. A model may offer a compiled searcher with the
-same `bounded` method (`model.native_searcher()`); `searcher_for` picks it.
+in depth. A model may offer a compiled searcher with the same `bounded` method
+(`model.native_searcher()`); `searcher_for` picks it.
 
 `GenericDepthFirst.within_cap` is capped DFS's graph search: a depth-first pass with a table of
 the smallest depth each state was reached at, then a breadth-first repair of the states later
