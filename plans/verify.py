@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.encoders.runner import Call, warm_children
@@ -178,15 +178,13 @@ def check_solver(name: str) -> str:
     return name
 
 
-def native_optimum(model: Model, limits: Limits | None = None, time_limit: float | None = None,
-                   progress: Progress | None = None, since: float | None = None) -> Result:
-    """The family's optimal engine on `model` (the file's cap applies), under `limits` with the
-    time limit replaced by `time_limit` when given, counted from `since` (a `time.monotonic()`
-    reading; default now); its progress on the `progress` display."""
+def native_optimum(model: Model, limits: Limits | None = None, progress: Progress | None = None,
+                   since: float | None = None) -> Result:
+    """The family's optimal engine on `model` (the file's cap applies), under `limits`, the time
+    limit counted from `since` (a `time.monotonic()` reading; default now); its progress on the
+    `progress` display."""
     from puzzleplan.plans.solve import solve
     limits = limits if limits is not None else Limits()
-    if time_limit is not None:
-        limits = replace(limits, time_limit=time_limit)
     ctx = SearchContext(limits, progress, since=since)
     return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=limits), ctx)
 

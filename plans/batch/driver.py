@@ -74,8 +74,7 @@ def _check_folder(output: Path) -> None:
     """OutputExists (the table cannot be made, said before any run) when the nearest existing
     folder above `output` is a file, or no file can be created in it. Missing folders below it
     are made when the table is first written."""
-    import os
-    import tempfile
+    from puzzleplan.plans.core.files import probe_folder
     if output.is_dir():
         raise OutputExists(f"{output}: cannot write the table: it is a folder")
     above = output.resolve().parent
@@ -84,11 +83,9 @@ def _check_folder(output: Path) -> None:
     if not above.is_dir():
         raise OutputExists(f"{output}: cannot write the table: {above} is a file, not a folder")
     try:
-        fd, probe = tempfile.mkstemp(dir=above, prefix=".puzzleplan-")
+        probe_folder(above)
     except OSError as exc:
         raise OutputExists(f"{output}: cannot write the table in {above}: {exc.strerror or exc}") from None
-    os.close(fd)
-    os.unlink(probe)
 
 
 def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = False, overwrite: bool = False,

@@ -150,20 +150,18 @@ def check_writable(path: str, option: str) -> None:
     where no new file can be made (outputs are written beside the target, then renamed onto it;
     a device or FIFO such as /dev/null is written through)."""
     import os
-    import tempfile
     from pathlib import Path
 
+    from puzzleplan.plans.core.files import probe_folder
     from puzzleplan.plans.core.words import clip_path
     if os.path.isdir(path):
         raise InputError(f"{option} {clip_path(path)}: cannot write: it is a folder")
     if os.path.exists(path) and not os.path.isfile(path):
         return
     try:
-        fd, probe = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".puzzleplan-")
+        probe_folder(Path(path).resolve().parent)
     except OSError as exc:
         raise InputError(f"{option} {clip_path(path)}: cannot write: {exc.strerror or exc}") from None
-    os.close(fd)
-    os.unlink(probe)
 
 
 def write_atomically(path: str, text: str) -> None:

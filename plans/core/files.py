@@ -47,6 +47,14 @@ def replaced(path: str | Path, make_folder: bool = False) -> Iterator[str]:
             os.unlink(tmp)
 
 
+def probe_folder(folder: str | Path) -> None:
+    """OSError unless a new file can be made in `folder` (as `replaced` will make one there):
+    tried with a temporary file, removed at once."""
+    fd, probe = tempfile.mkstemp(dir=folder, prefix=".puzzleplan-")
+    os.close(fd)
+    os.unlink(probe)
+
+
 def write_bytes(path: str | Path, data: bytes, make_folder: bool = False) -> None:
     """Write `data` to `path` all or nothing (OSError on failure)."""
     with replaced(path, make_folder) as tmp:
@@ -54,4 +62,4 @@ def write_bytes(path: str | Path, data: bytes, make_folder: bool = False) -> Non
             f.write(data)
 
 
-__all__ = ["replaced", "write_bytes"]
+__all__ = ["probe_folder", "replaced", "write_bytes"]
