@@ -167,16 +167,18 @@ def encodings_for(target: Any, backend: str | None = None, metric: str | None = 
     task, and `metric` defaults to the model's) or a family name (generic encodings are listed
     when the family declares a planning-task compiler or its model class is a task). A family
     encoding class may restrict its metrics with a `metrics` attribute (Sokoban: moves)."""
-    from puzzleplan.models.family import family, resolve
+    from puzzleplan.models.family import family
     model = None if isinstance(target, str) else target
     names = family_encodings(target, backend, metric)
     if not _compiles(model, family(target if model is None else getattr(model, "family", ""))):
         return names
-    for name, spec in GENERIC_ENCODINGS.items():
-        cls = resolve(spec)
-        if backend is None or cls.backend == backend:
-            names.append(name)
-    return names
+    return names + generic_encodings(backend)
+
+
+def generic_encodings(backend: str | None = None) -> list[str]:
+    """The generic encodings' names (of one backend), whatever model they would be asked for."""
+    from puzzleplan.models.family import resolve
+    return [name for name, spec in GENERIC_ENCODINGS.items() if backend is None or resolve(spec).backend == backend]
 
 
 def family_encodings(target: Any, backend: str | None = None, metric: str | None = None) -> list[str]:

@@ -133,10 +133,11 @@ class _Reader:
         return value
 
     def _switch(self, node: yaml.Node, field_name: str) -> bool:
-        """true/false, or on/off as `--rule` writes them."""
+        """true/false, or the words `--rule` takes (on, off, ...)."""
+        from puzzleplan.plans.core.engine_rules import OFF, ON
         value = self.value(node) if isinstance(node, yaml.ScalarNode) else None
-        if isinstance(value, str) and value.lower() in ("on", "off"):
-            return value.lower() == "on"
+        if isinstance(value, str) and value.lower() in ON + OFF:
+            return value.lower() in ON
         if not isinstance(value, bool):
             raise self.error(node, field_name, "expected true or false (or on, off)")
         return value
@@ -530,10 +531,8 @@ def _needs_task(engine: str) -> bool:
 def _listed_encodings(model: Any, backend: str | None = None) -> list[str]:
     """`encodings_for` without compiling the task: the family's own encodings, then every
     generic one of the backend (a run whose task does not compile reports it in its row)."""
-    from puzzleplan.encoders.base import GENERIC_ENCODINGS, family_encodings
-    from puzzleplan.models.family import resolve
-    generic = [name for name, spec in GENERIC_ENCODINGS.items() if backend is None or resolve(spec).backend == backend]
-    return family_encodings(model, backend) + generic
+    from puzzleplan.encoders.base import family_encodings, generic_encodings
+    return family_encodings(model, backend) + generic_encodings(backend)
 
 
 def _encodings(cfg: _EngineConfig, model: Any, encodings_for: Callable[..., list[str]]) -> Iterator[Any]:
