@@ -274,8 +274,8 @@ def test_engines_that_compile_a_user_class_run_it_in_the_run_s_process(tmp_path:
     with LocalPool(2) as pool:
         report = run_batch(spec, tmp_path / "out.csv", pool)
     for row in report.rows:
-        if Path(row["instance"]).stem == "crash":
-            assert row["status"] == "error" and "SIGABRT" in row["error"], row
+        if Path(row["instance"]).stem == "crash":   # the abort kills the run's process, or a solver process of it
+            assert row["status"] == "error" and ("SIGABRT" in row["error"] or "died" in row["error"]), row
         else:
             assert row["status"] == "optimal", row
 
