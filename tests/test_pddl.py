@@ -252,6 +252,25 @@ def test_text_outside_groups_stays_a_token_the_checker_names() -> None:
     assert not report.valid and report.index == 2
 
 
+def test_the_checker_validates_on_the_lifted_problem_and_says_why() -> None:
+    """plans/check/pddl.py: unified-planning's validator on the problem parsed again, not the task."""
+    from puzzleplan.plans.check import pddl as pddl_checker, task as task_checker
+    gripper = load(EXAMPLES / "pddl" / "gripper.yaml")
+    for plan, words in [("(pick rooma ball2 right)", "rooma is a room, but ?b of pick takes a ball"),
+                        ("(pick ball9 rooma right)", "the problem has no object ball9"),
+                        ("(fly ball2)", "the domain has no action fly"),
+                        ("(pick ball2 rooma)", "pick takes 3 objects, got 2"),
+                        ("(drop ball2 roomb right)", "its preconditions (carry(ball2, right), at-robby(roomb)) do not "
+                                                     "all hold")]:
+        report = check_plan(gripper, plan)
+        assert report.index == 1 and words in report.error, report.error
+    assert check_plan(gripper, "(PICK Ball2 RoomA Right)").error == "after all 1 move the goal is not reached"
+    ferry = load(EXAMPLES / "pddl" / "ferry.yaml")
+    moves = tokens(ferry.expect["valid_plans"][0])
+    assert pddl_checker.replay(ferry, moves) == task_checker.replay(ferry, moves) == (True, 13)   # sail costs `length`
+    assert pddl_checker.replay(ferry, moves[:-1])[0] is False
+
+
 # -- the export: every family, no horizon, plans read back ----------------------------------------
 @pytest.mark.parametrize("path, metric, costs", [
     (EXAMPLES / "sokoban" / "two-boxes.yaml", "moves", False),

@@ -67,7 +67,7 @@ def test_hanoi_grounds_to_the_expected_actions() -> None:
 
 def test_family_is_registered_and_its_sample_solves() -> None:
     desc = family("rules")
-    assert desc is not None and desc.checker == "puzzleplan.plans.check.task:replay"
+    assert desc is not None and desc.checker == "puzzleplan.plans.check.rules:replay"
     model = loads(SAMPLE, "<sample>")
     assert solve(model, "bfs").plan.cost == 7
 
@@ -265,6 +265,47 @@ def test_grounded_successors_equal_the_rules_read_directly(schemas: list, invari
         assert grounded == _direct(schemas, invariant, state), state
         names = [a.name for a in task.applicable(state)]
         assert len(names) == len(set(names))
+
+
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_SCHEMA, min_size=1, max_size=2), _state_terms(False), st.tuples(*[st.integers(0, 2)] * 4),
+       st.lists(st.integers(0, 50), max_size=6), st.sampled_from(["s0p1", "s0p2", "s1p1", "s1p2"]))
+def test_the_rules_checker_replays_as_the_rules_read_directly(schemas: list, invariant: str, init: tuple,
+                                                              picks: list, last: str) -> None:
+    """The checker (plans/check/rules.py, no grounder) against Python reading the same rules."""
+    from puzzleplan.plans.check import rules as rules_checker
+    from puzzleplan.plans.check.common import IllegalMove
+    invariant = f"({invariant}) or (x == {init[0]} and y == {init[1]} and f[1] == {init[2]} and f[2] == {init[3]})"
+    model = loads(_rules_text(schemas, invariant, init))
+    state, tokens = init, []
+    for pick in picks:
+        moves = sorted(_direct(schemas, invariant, state))
+        if not moves:
+            break
+        name, state = moves[pick % len(moves)]
+        tokens.append(name)
+    legal = dict(_direct(schemas, invariant, state))
+    tokens.append(last)      # a last move the rules may or may not allow here
+    if last in legal:
+        assert rules_checker.replay(model, tokens) == (legal[last][0] == 0, len(tokens))
+    else:
+        with pytest.raises(IllegalMove) as info:
+            rules_checker.replay(model, tokens)
+        assert info.value.args[0] == len(tokens)
+
+
+def test_the_rules_checker_names_the_requirement_or_invariant_in_the_file_s_words() -> None:
+    hanoi = load(ROOT / "examples" / "rules" / "hanoi.yaml")
+    report = check_plan(hanoi, "a>b a>b")
+    assert report.index == 2
+    assert "move (d=2, to=b): the requirement `all(on[e] != on[d] and on[e] != to for e in disc if e < d)` does not " \
+           "hold" in report.error
+    missionaries = load(ROOT / "examples" / "rules" / "missionaries.yaml")
+    first = solve(missionaries, "bfs").plan.moves[0]
+    report = check_plan(missionaries, ["1m0c>"])
+    assert first != "1m0c>" and report.index == 1
+    assert "breaks the invariant `missionaries == 0 or missionaries >= cannibals`" in report.error
 
 
 # -- bad input: one line naming FILE:LINE and the field ---------------------------------------------

@@ -108,7 +108,7 @@ def test_task_successors_equal_the_models(case, choices) -> None:
 
 
 # -- the generic checker beside the family checkers ------------------------------------------------
-@pytest.mark.parametrize("case", [c for c in CASES if c.family in ("tiles", "rush-hour", "sokoban")], ids=lambda c: c.id)
+@pytest.mark.parametrize("case", [c for c in CASES if c.family in ("tiles", "rush-hour", "sokoban", "rules", "pddl")], ids=lambda c: c.id)
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                 HealthCheck.too_slow])
 @given(choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=10), corrupt=st.booleans())

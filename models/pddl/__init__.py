@@ -4,7 +4,8 @@ Modules, bottom up: `source` (the two texts, inline or files, parsed by unified-
 errors naming file and line), `ground` (the library's grounder, then the planning task of the
 IR: one binary variable per atom an action changes, static atoms folded, costs from
 total-cost), `plan` (Fast Downward plan text read as moves), and `model` on top. Plans are
-checked by the generic task checker, `puzzleplan.plans.check.task`.
+checked on the lifted problem by unified-planning's validator (`puzzleplan.plans.check.pddl`);
+the generic task checker is a second opinion.
 """
 from puzzleplan.models.family import Family
 
@@ -33,7 +34,7 @@ FAMILY = Family(
     model="puzzleplan.models.pddl.model:PddlModel",
     summary="PDDL domain and problem: STRIPS, typing, negative preconditions, equality, action costs",
     metrics=("cost",),
-    checker="puzzleplan.plans.check.task:replay",
+    checker="puzzleplan.plans.check.pddl:replay",
     tokens="puzzleplan.models.pddl.plan:tokens",
     sample="puzzleplan.models.pddl:SAMPLE",
 )

@@ -3,8 +3,9 @@
 The YAML wrapper names the two (inline text or files, models/pddl/source.py) with the usual
 fields (name, description, max_moves, expect); unified-planning parses them, its grounder grounds
 them, and the result is a planning task (models/pddl/ground.py) that every generic engine,
-encoding, the PDDL export and the task checker work on. Move names are Fast Downward plan lines,
-`(move a b)`, and plans in that format read back through `check`.
+encoding and the PDDL export work on. Move names are Fast Downward plan lines, `(move a b)`,
+and plans in that format read back through `check`, whose checker (plans/check/pddl.py)
+validates them on the lifted problem read again from `pddl_texts`, never on this task.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class PddlModel(TaskModel):
 
     family: ClassVar[str] = "pddl"
     metrics: ClassVar[tuple[str, ...]] = METRICS
+    pddl_texts: tuple[str, str] = ("", "")     # the domain and the problem as read (for the checker)
 
     @classmethod
     def from_document(cls, doc: Document) -> "PddlModel":
@@ -35,8 +37,10 @@ class PddlModel(TaskModel):
         domain, problem = source_of(doc, "domain"), source_of(doc, "problem")
         parsed = parse(domain, problem)
         task = ground_task(parsed, common.name or parsed.name, domain.at(None), problem.at(None))
-        return cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,
-                   common.description)
+        model = cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,
+                    common.description)
+        model.pddl_texts = (domain.text, problem.text)
+        return model
 
     def render(self, state: State) -> str:
         """The atoms that hold, one a line (all others are false)."""

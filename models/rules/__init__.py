@@ -44,7 +44,8 @@ Modules, bottom up: `frames` (the names, scopes and frames expressions run again
 `expressions` (the restricted evaluator: `ast`, never `eval`), `lines` (the line of a nested
 field, for errors), `schema` (sets, constants, variables, init, goal, invariant, show),
 `actions` (the action schemas), `file` (the whole file read), `ground` (schemas -> grounded
-actions), and `model` on top. The plan checker is the generic one, `puzzleplan.plans.check.task`.
+actions), and `model` on top. The plan checker, `puzzleplan.plans.check.rules`, runs the
+file's rules on whole states without the grounder; the generic task checker is a second opinion.
 """
 from puzzleplan.models.family import Family
 
@@ -76,7 +77,7 @@ FAMILY = Family(
     model="puzzleplan.models.rules.model:RulesModel",
     summary="puzzles stated as rules in YAML (sets, variables, action schemas), grounded to a task",
     metrics=("step", "cost"),
-    checker="puzzleplan.plans.check.task:replay",
+    checker="puzzleplan.plans.check.rules:replay",
     sample="puzzleplan.models.rules:SAMPLE",
     notations=("yaml",),
     task=None,

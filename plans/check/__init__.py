@@ -3,10 +3,11 @@
 Each family has its own deliberately simple replay in `plans/check/` (named by the family's
 descriptor, `Family.checker`) that works on the
 instance's plain description (grids, vehicle lists), never on the model's move generator, so an
-engine bug cannot vouch for itself. Families that are planning tasks (rules, PDDL) name the
-generic task checker (`plans/check/task.py`, a plain replay over the task's variables and
-actions). A family without a checker (a user's Python class) is replayed by that task checker
-over the class's enumerated task (models/user/task.py), or, where the class reaches too many
+engine bug cannot vouch for itself. Rules files run their rules on whole states, ungrounded
+(`plans/check/rules.py`); PDDL plans go through unified-planning's validator on the lifted
+problem (`plans/check/pddl.py`). A family without a checker (a user's Python class) is
+replayed by the generic task checker (`plans/check/task.py`, a plain replay over a task's
+variables and actions) over the class's enumerated task (models/user/task.py), or, where the class reaches too many
 states to enumerate, through its own successors matched by move name.
 """
 from __future__ import annotations
@@ -46,7 +47,9 @@ class CheckReport:
         return f"invalid: {self.error}"
 
 
-TASK_CHECKER = "puzzleplan.plans.check.task:replay"   # the generic one (rules, PDDL)
+TASK_CHECKER = "puzzleplan.plans.check.task:replay"   # the generic one (user classes, second opinions)
+# the checkers whose moves are a task's action names (rules, PDDL): plans read as for tasks
+TASK_NAMED = (TASK_CHECKER, "puzzleplan.plans.check.rules:replay", "puzzleplan.plans.check.pddl:replay")
 MAX_PLAN_BYTES = 16_000_000  # far beyond any plan within the largest cap
 
 
@@ -74,13 +77,13 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
-    elif is_fd_text(plan) and (own and desc.checker != TASK_CHECKER or _exported_names(model, plan)):
+    elif is_fd_text(plan) and (own and desc.checker not in TASK_NAMED or _exported_names(model, plan)):
         tokens = _planner_plan(model, plan)
     elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
         tokens = read_lurd(plan)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
-    elif (not own or desc.checker == TASK_CHECKER) and not has_separators(plan) and plan.strip():
+    elif (not own or desc.checker in TASK_NAMED) and not has_separators(plan) and plan.strip():
         tokens = _tokens_by_legal_names(model, plan.strip())
     else:
         tokens = split_plan(plan)
