@@ -199,3 +199,8 @@ class ModelBase:
     def plan_parity(self) -> int | None:
         """The parity every plan length has (0 even, 1 odd), when the rules fix it."""
         return None
+
+    def whole_space(self) -> "ModelBase":
+        """This puzzle with every legal move among its successors (what `explore` counts):
+        itself, unless the family leaves out moves into dead positions (Sokoban's pruning)."""
+        return self

@@ -47,7 +47,8 @@ class Exploration:
 
 
 def explore(model: Model, ctx: SearchContext | None = None, native: bool = True, workers: int = 1) -> Exploration:
-    """Every state reachable from the start, layer by layer (limits end it cleanly, partial).
+    """Every state reachable from the start, layer by layer (limits end it cleanly, partial),
+    dead positions a family's search prunes included (`whole_space`).
 
     Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
     layers the duplicate check needs, on `workers` threads; others through `successors` and a set.
@@ -56,6 +57,8 @@ def explore(model: Model, ctx: SearchContext | None = None, native: bool = True,
     pieces of a layer are merged only at its end).
     """
     ctx = ctx or SearchContext()
+    whole = getattr(model, "whole_space", None)   # the dead positions a family prunes count too
+    model = whole() if whole is not None else model
     space = packed_space(model) if native else None
     if space is not None:
         return _explore_packed(model, space, ctx, workers)

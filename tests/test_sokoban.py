@@ -310,6 +310,60 @@ def test_pruning_and_heuristic_keep_the_optimum(model: Sokoban, metric: str) -> 
         assert check_plan(pruned, a.plan.text()).valid
 
 
+def _whole_space(text: str) -> tuple[int, int]:
+    """(positions, positions up to the player's free walk) reachable in an XSB level, by a plain
+    BFS over the grid: every legal step and push, nothing pruned."""
+    grid = text.split("\n")
+    cells = {(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row)}
+    floor = {p for p, ch in cells.items() if ch != "#"}
+    boxes = frozenset(p for p, ch in cells.items() if ch in "$*")
+    player = next(p for p, ch in cells.items() if ch in "@+")
+    seen, todo = {(player, boxes)}, [(player, boxes)]
+    while todo:
+        (r, c), bx = todo.pop()
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            to, beyond = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if to not in floor:
+                continue
+            if to in bx:
+                if beyond not in floor or beyond in bx:
+                    continue
+                nxt = (to, bx - {to} | {beyond})
+            else:
+                nxt = (to, bx)
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+
+    def region(start: tuple[int, int], bx: frozenset) -> frozenset:
+        out, stack = {start}, [start]
+        while stack:
+            r, c = stack.pop()
+            for q in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if q in floor and q not in bx and q not in out:
+                    out.add(q)
+                    stack.append(q)
+        return frozenset(out)
+    return len(seen), len({(bx, region(p, bx)) for p, bx in seen})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(random_levels(max_side=5))
+def test_explore_counts_the_whole_space_dead_positions_too(model: Sokoban) -> None:
+    from puzzleplan.plans.explore import explore
+    positions, up_to_walks = _whole_space("\n".join(model.lines))
+    assert explore(model).reachable == positions
+    assert explore(model.with_options(metric="pushes")).reachable == up_to_walks
+
+
+def test_explore_counts_seed_004_as_the_seed_s_exhaustive_search_does() -> None:
+    from puzzleplan.plans.explore import explore
+    model = load(SOK / "seed-004.yaml")
+    assert (explore(model).reachable, explore(model.with_options(metric="pushes")).reachable) == \
+        _whole_space("\n".join(model.lines))
+    assert explore(model).max_depth == 21
+
+
 @pytest.mark.parametrize("path,metric", CASES, ids=lambda x: x.stem if isinstance(x, Path) else x)
 def test_pruning_never_changes_the_examples(path: Path, metric: str) -> None:
     model = load(path, {"metric": metric})

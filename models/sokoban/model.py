@@ -156,6 +156,10 @@ class Sokoban(ModelBase):
     def with_metric(self, metric: str) -> "Sokoban":
         return self.with_options(metric=metric)
 
+    def whole_space(self) -> "Sokoban":
+        """This level without pruning: every legal push, dead positions included (`explore`)."""
+        return self.with_options(prune=False) if self.prune else self
+
     def notation(self, kind: str) -> str:
         """The level written as XSB (with a `; name` line) or as a YAML puzzle file."""
         if kind == "xsb":

@@ -108,6 +108,9 @@ class Accelerated(Model, Protocol):
     def plan_cost(self, actions: Sequence[Action]) -> int:
         """The metric's cost of a plan when it is not its length (Sokoban pushes)."""
 
+    def whole_space(self) -> Model:
+        """The model with every legal move among its successors (pruning of dead positions off)."""
+
 
 class Engine(Protocol):
     """An engine module: `run` beside `supports` (see `plans.core.engines`)."""
