@@ -19,7 +19,7 @@ from typing import Any, Callable
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Action, Model, State
 from puzzleplan.plans.core.types import Stats, Status
-from puzzleplan.plans.core.words import all_explored, count as counted
+from puzzleplan.plans.core.words import all_explored, count as counted, metric_count
 from puzzleplan.plans.search.breadth_first import CAPPED, EXHAUSTED, sweep
 from puzzleplan.plans.search.common import POLL_EVERY
 
@@ -37,6 +37,7 @@ class OptimalPlans:
     message: str = ""
     stats: Stats = field(default_factory=Stats)
     cut_short: bool = False             # a search limit or Ctrl-C ended the listing (not `limit`)
+    metric: str = "step"                # the model's: `length` counts pushes under "pushes"
 
     @property
     def exit_code(self) -> int:
@@ -47,6 +48,7 @@ class OptimalPlans:
         return {
             "status": self.status.value,
             "length": self.length,
+            "unit": "pushes" if self.metric == "pushes" else "moves",
             "count": self.count,
             "goal_states": self.goal_states,
             "plans": self.plans,
@@ -59,7 +61,7 @@ class OptimalPlans:
         """Lines for the command line."""
         if self.status is not Status.OPTIMAL:
             return f"status:  {self.status.value}" + (f": {self.message}" if self.message else "")
-        lines = [f"status:  optimal: {counted(self.count, 'optimal plan')} of {counted(self.length, 'move')}, "
+        lines = [f"status:  optimal: {counted(self.count, 'optimal plan')} of {metric_count(self.metric, self.length)}, "
                  f"ending in {counted(self.goal_states, 'goal state')}"]
         if self.plans is not None:
             shown = len(self.plans)
@@ -97,7 +99,7 @@ def all_optimal_plans(model: Model, ctx: SearchContext | None = None, count_only
         return found
     layers, depth_of, goals, count = found
     length = len(layers) - 1
-    result = OptimalPlans(Status.OPTIMAL, length, count, None, len(goals))
+    result = OptimalPlans(Status.OPTIMAL, length, count, None, len(goals), metric=getattr(model, "metric", "step"))
     if not count_only:
         result.plans = []
         try:
@@ -147,7 +149,8 @@ def _count(model: Model, ctx: SearchContext) -> Any:
     end = sweep(model, ctx, [start], visit, cap=cap, table=depth_of, on_state=on_state, on_layer=on_layer)
     if end.ended == CAPPED:
         assert cap is not None
-        return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {counted(cap, 'move')}")
+        unit = metric_count(getattr(model, "metric", "step"), cap)
+        return OptimalPlans(Status.NO_PLAN_WITHIN_CAP, message=f"no plan within {unit}")
     if end.ended == EXHAUSTED:
         return OptimalPlans(Status.UNSOLVABLE,
                             message=all_explored(len(depth_of)))
@@ -171,8 +174,11 @@ def _enumerate(model: Model, ctx: SearchContext, layers: list[list[Any]], depth_
             stats.nodes += 1
             if stats.nodes % POLL_EVERY == 0:
                 ctx.poll()
-            if any(child in ahead for _, child in model.successors(state)):
-                useful[k].add(state)
+            for _, child in model.successors(state):
+                stats.generated += 1
+                if child in ahead:
+                    useful[k].add(state)
+                    break
     if limit is not None and limit <= 0:
         return
     start = layers[0][0]
@@ -183,8 +189,14 @@ def _enumerate(model: Model, ctx: SearchContext, layers: list[list[Any]], depth_
         return
 
     def steps(state: Any, k: int) -> list[tuple[Any, Any]]:
+        """The moves on from `state` (at depth k) along optimal plans; counted as an expansion."""
+        stats.nodes += 1
+        if stats.nodes % POLL_EVERY == 0:
+            ctx.poll()
         ahead = useful[k + 1]
-        return [(a, c) for a, c in model.successors(state) if c in ahead and depth_of.get(c) == k + 1]
+        children = list(model.successors(state))
+        stats.generated += len(children)
+        return [(a, c) for a, c in children if c in ahead and depth_of.get(c) == k + 1]
 
     actions: list[Any] = []
     stack = [iter(steps(start, 0))]
@@ -204,8 +216,5 @@ def _enumerate(model: Model, ctx: SearchContext, layers: list[list[Any]], depth_
             if limit is not None and len(out) >= limit:
                 return
             continue
-        stats.nodes += 1
-        if stats.nodes % POLL_EVERY == 0:
-            ctx.poll()
         actions.append(action)
         stack.append(iter(steps(child, len(stack))))

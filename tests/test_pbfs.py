@@ -340,6 +340,18 @@ def test_all_optimal_limit_and_count() -> None:
     assert result.exit_code == 0   # the listing limit asked for is no search limit
 
 
+def test_all_optimal_counts_in_the_metric_s_unit_and_every_expansion() -> None:
+    """Sokoban under pushes: plans of 4 pushes (9 to 13 moves); the listing's expansions count
+    their children too, so nodes never outrun what was generated."""
+    model = load(EXAMPLES / "sokoban" / "seed-004.yaml", {"metric": "pushes"})
+    result = all_optimal_plans(model)
+    assert result.length == 4 and result.count == 4 and result.as_dict()["unit"] == "pushes"
+    assert "4 optimal plans of 4 pushes" in result.text()
+    assert sorted(len(plan) for plan in result.plans) == [9, 11, 11, 13]
+    for listed in (result, all_optimal_plans(model, count_only=True)):
+        assert 0 < listed.stats.nodes <= listed.stats.generated
+
+
 def test_all_optimal_cut_by_a_limit_exits_3(capsys) -> None:
     """Seed 000 has about 2.5e37 optimal plans: a time limit ends the listing, keeps the exact
     count and the plans so far, and the command says a limit was reached."""

@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 
 from puzzleplan.plans.cli.common import describe
 from puzzleplan.plans.core.types import Result, Status
-from puzzleplan.plans.core.words import bound_words, count
+from puzzleplan.plans.core.words import bound_words, count, metric_count
 
 
 def print_json(payload: Any) -> None:
@@ -97,7 +97,7 @@ def print_exploration(model: Any, out: Any) -> None:
     print(f"reachable:     {count(out.reachable, 'state')}")
     print(f"max depth:     {out.max_depth}")
     if out.goal_distance is not None:
-        nearest = count(out.goal_distance, "move")
+        nearest = metric_count(getattr(model, "metric", "step"), out.goal_distance)
     else:   # only a complete sweep proves that no goal can be reached
         nearest = "no goal is reachable" if out.complete else "none found before the exploration stopped"
     print(f"nearest goal:  {nearest} ({count(out.goals, 'goal state')})")

@@ -159,9 +159,10 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
     p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
     p.add_argument("--limit", type=whole(1), metavar="N", help="with --all-optimal: list at most N plans")
     p.add_argument("--heuristic", metavar="NAME",
-                   help="the native searcher's heuristic, as the family names them (tiles IDA*/DFS: manhattan = "
-                        "Manhattan + linear conflicts, pdb = also pattern databases; default: databases when "
-                        "cached or cheap to build)")
+                   help="the heuristic of --engine idastar or a task engine, as the family names them (tiles "
+                        "IDA*: manhattan = Manhattan + linear conflicts, pdb = also pattern databases; default: "
+                        "databases when cached or cheap to build; `puzzleplan engines` lists the task engines' "
+                        "heuristics)")
     p.add_argument("--partition", metavar="GROUPS",
                    help="tiles pattern databases: faces per pattern, groups split by '/' (default: the largest "
                         "cached tables, else an automatic split)")
