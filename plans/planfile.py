@@ -9,6 +9,8 @@ readers `check` needs to tell them apart.
                 (Fast Downward judges that on the operators its translator keeps, so on a task
                 whose only non-unit actions are irrelevant it would say `unit cost`)
     lurd        Sokoban's notation: l u r d a walk, L U R D a push, run together on one line
+    digits      the tiles seed's notation: the blank's moves as 0 1 2 3 (up right down left),
+                run together on one line (`check` reads them back)
 
 Reading: `check` takes any of them. Fast Downward's format is told by its first line that is
 not a `;` comment starting with `(`; LURD (Sokoban) may carry run-length counts (`3l2U`), spaces
@@ -25,8 +27,9 @@ from puzzleplan.plans.check.common import PlanNotationError
 __all__ = ["FORMATS", "PlanFormatError", "is_fd_text", "read_lurd", "strip_comments", "supports",
            "write_plan", "writes_lurd"]
 
-FORMATS = ("puzzleplan", "fd", "lurd")
+FORMATS = ("puzzleplan", "fd", "lurd", "digits")
 LURD_FAMILIES = frozenset({"sokoban"})   # families whose moves are LURD letters, one a step
+DIGIT_FAMILIES = frozenset({"tiles"})    # families whose moves the seed wrote as digits
 LURD = "lurdLURD"
 MAX_LURD_MOVES = 16_000_000              # as many as a plan file of MAX_PLAN_BYTES holds without counts
 
@@ -47,6 +50,8 @@ def supports(model: Any, fmt: str) -> str | None:
         return f"expected one of {', '.join(FORMATS)}, got {fmt!r}"
     if fmt == "lurd" and not writes_lurd(model):
         return f"lurd is Sokoban's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
+    if fmt == "digits" and getattr(model, "family", None) not in DIGIT_FAMILIES:
+        return f"digits is the sliding tiles' notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
     if fmt == "fd":
         from puzzleplan.encoders.pddl import exporter_supports
         reason = exporter_supports(model, "pddl")
@@ -69,6 +74,12 @@ def write_plan(model: Any, moves: Sequence[str], fmt: str = "puzzleplan") -> str
         if bad is not None:
             raise PlanFormatError(f"move {bad!r} is not one LURD letter")
         return "".join(moves) + "\n"
+    if fmt == "digits":
+        from puzzleplan.models.tiles.board import DIRECTIONS   # index = the seed's digit
+        bad = next((m for m in moves if m not in DIRECTIONS), None)
+        if bad is not None:
+            raise PlanFormatError(f"move {bad!r} is not a blank direction U R D L")
+        return "".join(str(DIRECTIONS.index(m)) for m in moves) + "\n"
     if all(len(m) == 1 for m in moves):
         return "".join(moves) + "\n"
     return " ".join(moves) + "\n"

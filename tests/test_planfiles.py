@@ -70,6 +70,7 @@ def test_every_format_reads_back_as_the_same_plan(case) -> None:
 
 @pytest.mark.parametrize("path, fmt, extra", [
     (EXAMPLES / "tiles" / "small-2x3.yaml", "fd", ()),
+    (EXAMPLES / "tiles" / "malok-safe.yaml", "digits", ()),        # the seed's 0-3
     (EXAMPLES / "rush-hour" / "walls.yaml", "fd", ("--metric", "slide")),
     (SOKOBAN / "two-boxes.yaml", "lurd", ("--metric", "pushes")),
     (SOKOBAN / "two-boxes.yaml", "fd", ("--metric", "pushes")),
@@ -93,6 +94,8 @@ def test_a_format_that_does_not_fit_is_refused_before_the_search(capsys, tmp_pat
                               "--plan-format", "lurd")
     assert code == 2 and text == "" and not out.exists()
     assert err.startswith("puzzleplan: error: --plan-format lurd:") and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--plan-file", out, "--plan-format", "digits")
+    assert code == 2 and "digits is the sliding tiles' notation, not sokoban's" in err and not out.exists()
     code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--plan-format", "fd")
     assert code == 2 and "--plan-file" in err
     code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--all-optimal", "--plan-file", out)

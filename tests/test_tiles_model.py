@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzleplan.models import loads
+from puzzleplan.models import ModelError, loads
 from puzzleplan.models.tiles.model import TilesPuzzle
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
@@ -119,6 +120,15 @@ def test_hex_notation() -> None:
     model = loads("puzzle: tiles\nnotation: hex\nstart: '12 30'\ngoal: '10 32'\n")
     assert model.start_grid == (("1", "2"), ("3", "_"))
     assert check_plan(model, "U").valid
+
+
+@pytest.mark.parametrize("start", ["0x763258F4E1DCBA90", "763258f4e1dcba90", "7632 58F4 E1DC BA90"])
+def test_hex_boards_as_seed_002_writes_them(start: str) -> None:
+    model = loads(f"puzzle: tiles\nnotation: hex\nstart: '{start}'\ngoal: '0x65437892F1ADEBC0'\n")
+    assert model.start_grid[0] == ("7", "6", "3", "2") and model.start_grid[3] == ("B", "A", "9", "_")
+    assert model.goal_grid[3] == ("E", "B", "C", "_")
+    with pytest.raises(ModelError, match="expected rows of hex digits"):
+        loads("puzzle: tiles\nnotation: hex\nstart: '0x12345G'\n")
 
 
 def test_small_boards_default_to_the_breadth_first_sweep_and_heuristic_options_to_ida() -> None:

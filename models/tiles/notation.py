@@ -4,7 +4,9 @@
 YAML (`puzzle: tiles`):
     name, description        free text
     notation                 grid (default: rows of whitespace-separated faces, '_' blank)
-                             hex  (rows of hex digits such as `7632 58F4 E1DC BA90`, 0 blank)
+                             hex  (rows of hex digits such as `7632 58F4 E1DC BA90`, 0 blank;
+                                  a square board may be one token, `0x763258F4E1DCBA90` as the
+                                  seed writes it, or without `0x`)
                              korf (one line of numbers, cell by cell, 0 blank; goal 0 1 2 ...)
     start, goal              the two layouts; without goal: korf's is 0 1 2 ... (blank first),
                              the others' the faces sorted (numbers by value, then the rest
@@ -101,7 +103,10 @@ def _grid(doc: Document, key: str, notation: str) -> Grid:
         value = doc.get(key)
         if not isinstance(value, str):
             raise doc.error(key, "expected hex rows such as '7632 58F4 E1DC BA90'")
-        for token in value.split():
+        tokens = value.split()
+        if len(tokens) == 1:
+            tokens = _square_rows(tokens[0])
+        for token in tokens:
             if not re.fullmatch(r"[0-9A-Fa-f]+", token):
                 raise doc.error(key, f"expected rows of hex digits, got {quote(token)}")
             rows.append(tuple(BLANK if ch == "0" else ch.upper() for ch in token))
@@ -120,6 +125,16 @@ def _grid(doc: Document, key: str, notation: str) -> Grid:
             raise doc.error(key, f"expected a row of faces (text, or a list of names and numbers), got "
                                  f"{describe(bad)}", line=line)
     return _rectangular(doc, key, parsed)
+
+
+def _square_rows(token: str) -> list[str]:
+    """One hex token as the seed writes a board (`0x763258F4E1DCBA90`, or without `0x`): its
+    digits cut into the rows of a square board when their number is a square (16: 4 rows)."""
+    digits = token[2:] if token[:2].lower() == "0x" else token
+    side = math.isqrt(len(digits))
+    if side < 2 or side * side != len(digits):
+        return [digits]
+    return [digits[i:i + side] for i in range(0, len(digits), side)]
 
 
 def _rectangular(doc: Document, key: str, rows: list[tuple[int, tuple[str, ...]]]) -> Grid:

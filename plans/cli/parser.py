@@ -153,7 +153,8 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
                    help="also draw the plan found: OUT.html (a page that plays it), .gif, .svg (animated)")
     p.add_argument("--plan-format", choices=FORMATS, default="puzzleplan",
                    help="the plan file's format: puzzleplan (the moves as printed), fd (Fast Downward's plan "
-                        "for `export --to pddl`), lurd (Sokoban)")
+                        "for `export --to pddl`), lurd (Sokoban), digits (tiles: the seed's 0-3 for the blank's up, "
+                        "right, down, left)")
     p.add_argument("--all-optimal", action="store_true",
                    help="every optimal plan (as seed 004 collects every goal state before choosing)")
     p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
