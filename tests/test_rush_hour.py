@@ -89,6 +89,30 @@ def test_checker_rejects_illegal_moves() -> None:
     assert check_plan(slide, ["orange+2"]).error.startswith("after all")
 
 
+SEED_003 = "((cervene 2 3 2 h)(oranzove 2 1 1 h)(zlte 3 2 1 v)(fialove 2 5 1 v)(zelene 3 2 4 v)\n" \
+           "(svetlomodre 3 6 3 h)(sive 2 5 5 h)(tmavomodre 3 1 6 v))"
+
+
+@pytest.mark.parametrize("vehicles", [
+    f"vehicles: |\n  {SEED_003.replace(chr(10), chr(10) + '  ')}\n",                        # the seed's state as written
+    "vehicles:\n" + "".join(f"  - ({g})\n" for g in SEED_003.replace("\n", "")[2:-2].split(")(")),   # one a line
+    "vehicles:\n" + "".join(f"  - {g.split(' ', 1)[1]}\n" for g in SEED_003.replace("\n", "")[2:-2].split(")(")),
+])
+def test_seed_003_s_own_notation_reads(vehicles: str) -> None:
+    """The assignment's state, its entries in parentheses, and without colours (then A, B, ...)."""
+    model = loads("puzzle: rush-hour\n" + vehicles)
+    card = load(RH / "seed-003-card.yaml")
+    assert model.render(model.initial()) == card.render(card.initial())
+    assert solve(model, "bfs").plan.length == 16
+    if "cervene" not in vehicles:
+        assert [v.name for v in model.vehicles][:3] == ["A", "B", "C"]
+
+
+def test_seed_003_s_notation_refuses_stray_text() -> None:
+    with pytest.raises(Exception, match="seed 003's"):
+        loads("puzzle: rush-hour\nvehicles: '((cervene 2 3 2 h) junk (sive 2 5 5 h))'\n")
+
+
 BAD = {
     "overlap": ("vehicles:\n  - A 2 3 1 h\n  - B 3 1 2 v\n", ["overlaps 'A'"]),
     "off_board": ("vehicles:\n  - A 2 3 1 h\n  - B 3 5 2 v\n", ["runs off the 6x6 board"]),

@@ -162,16 +162,23 @@ def _read_vehicle_list(doc: Document):
     nrows = doc.integer("rows", 6, low=2, high=MAX_SIDE)
     ncols = doc.integer("cols", 6, low=2, high=MAX_SIDE)
     items = doc.get("vehicles")
+    one_line = isinstance(items, str)
+    if one_line:
+        items = _seed_groups(doc, items)
     if not isinstance(items, list) or not items:
         raise doc.error("vehicles", "expected a list of 'name size row col h|v' entries (1-based), "
                                     f"got {describe(items)}")
+    entries = [_parts(item) for item in items]
+    unnamed = iter(n for n in "A" + NAME_POOL if n not in {p[0] for p in entries if len(p) == 5})
     vehicles: list[Vehicle] = []
     taken: dict[tuple[int, int], str] = {}
-    for i, item in enumerate(items):
-        line = doc.value_line("vehicles", i)
-        parts = _parts(item)
+    for i, (item, parts) in enumerate(zip(items, entries)):
+        line = doc.value_line("vehicles", 0 if one_line else i)
+        if len(parts) == 4:      # seed 003 lets the colour out: the vehicles get letters, A first
+            parts = [next(unnamed, f"V{i + 1}")] + parts
         if len(parts) != 5 or not all(_NUMBER.match(p) for p in parts[1:4]) or parts[4] not in ("h", "v"):
-            raise doc.error("vehicles", f"entry {i + 1}: expected 'name size row col h|v', got {quote(item)}",
+            raise doc.error("vehicles", f"entry {i + 1}: expected 'name size row col h|v' (the name may be left "
+                                        f"out), got {quote(item)}",
                             line=line)
         name, size, row, col, orient = parts[0], int(parts[1]), int(parts[2]), int(parts[3]), parts[4]
         if size < 2:
@@ -211,10 +218,27 @@ def _read_vehicle_list(doc: Document):
     return nrows, ncols, vehicles, walls, primary
 
 
+_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def _seed_groups(doc: Document, text: str) -> list[str]:
+    """Seed 003's state, `((cervene 2 3 2 h)(oranzove 2 1 1 h) ...)`: one entry per group."""
+    body = text.strip()
+    if body.startswith("((") and body.endswith("))"):
+        body = body[1:-1]
+    groups = _GROUP.findall(body)
+    if not groups or _GROUP.sub("", body).strip():
+        raise doc.error("vehicles", "expected a list of 'name size row col h|v' entries (1-based), or seed 003's "
+                                    "'((name size row col h|v) ...)' on one line")
+    return groups
+
+
 def _parts(item: Any) -> list[str]:
-    """The fields of a list entry written as text ('red 2 3 2 h') or as a YAML list."""
+    """The fields of a list entry written as text ('red 2 3 2 h', also in parentheses as seed 003
+    writes it) or as a YAML list."""
     if isinstance(item, str):
-        return item.split()
+        text = item.strip()
+        return (text[1:-1] if text.startswith("(") and text.endswith(")") else text).split()
     if isinstance(item, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in item):
         return [str(x) for x in item]
     return []
