@@ -271,6 +271,36 @@ def test_the_checker_validates_on_the_lifted_problem_and_says_why() -> None:
     assert pddl_checker.replay(ferry, moves[:-1])[0] is False
 
 
+SUBTYPES = """\
+puzzle: pddl
+domain: |
+  (define (domain trucks)
+    (:requirements :strips :typing)
+    (:types truck - vehicle  package vehicle - physobj  airport location - place  city place physobj - object)
+    (:predicates (in-city ?l - place ?c - city) (at ?o - physobj ?l - place) (in ?p - package ?v - vehicle))
+    (:action load :parameters (?p - package ?t - truck ?l - place)
+      :precondition (and (at ?t ?l) (at ?p ?l)) :effect (and (not (at ?p ?l)) (in ?p ?t)))
+    (:action unload :parameters (?p - package ?t - truck ?l - place)
+      :precondition (and (at ?t ?l) (in ?p ?t)) :effect (and (not (in ?p ?t)) (at ?p ?l)))
+    (:action drive :parameters (?t - truck ?from - place ?to - place ?c - city)
+      :precondition (and (at ?t ?from) (in-city ?from ?c) (in-city ?to ?c))
+      :effect (and (not (at ?t ?from)) (at ?t ?to))))
+problem: |
+  (define (problem one) (:domain trucks)
+    (:objects t1 - truck c1 - city l1 - location a1 - airport p1 - package)
+    (:init (in-city l1 c1) (in-city a1 c1) (at t1 a1) (at p1 l1))
+    (:goal (at p1 a1)))
+"""
+
+
+def test_objects_of_a_subtype_fit_a_parameter_of_its_supertype() -> None:
+    """An airport is a place: IPC logistics' typing, which the checker once refused."""
+    model = loads(SUBTYPES)
+    result = solve(model, "bfs")
+    assert result.plan.length == 4 and check_plan(model, list(result.plan.moves)).valid
+    assert "c1 is a city, but ?to of drive takes a place" in check_plan(model, "(drive t1 a1 c1 c1)").error
+
+
 # -- the export: every family, no horizon, plans read back ----------------------------------------
 @pytest.mark.parametrize("path, metric, costs", [
     (EXAMPLES / "sokoban" / "two-boxes.yaml", "moves", False),

@@ -78,7 +78,7 @@ def _instance(problem: Any, index: int, token: str) -> Any:
         obj = objects.get(arg)
         if obj is None:
             raise IllegalMove(index, token, f"the problem has no object {arg}")
-        if not obj.type.is_compatible(parameter.type):
+        if not parameter.type.is_compatible(obj.type):   # an object of a subtype fits
             raise IllegalMove(index, token, f"{arg} is a {obj.type}, but ?{parameter.name} of {action.name} "
                                             f"takes a {parameter.type}")
         chosen.append(obj)
