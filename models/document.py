@@ -74,6 +74,21 @@ class CommonFields:
     expect: dict[str, Any]
 
 
+def fact_lines(model: Any, keep_plans: bool = True) -> list[str]:
+    """A model's `description:` and `expect:` as lines of a YAML file written back (`convert`),
+    in JSON's flow form, which YAML reads; `valid_plans` left out where the writer renames the
+    moves (`keep_plans` False), as the plans would no longer name them."""
+    import json
+    lines = []
+    description = (getattr(model, "description", "") or "").strip()
+    if description:
+        lines.append(f"description: {json.dumps(description, ensure_ascii=False)}")
+    expect = {k: v for k, v in (getattr(model, "expect", None) or {}).items() if keep_plans or k != "valid_plans"}
+    if expect:
+        lines.append(f"expect: {json.dumps(expect, ensure_ascii=False)}")
+    return lines
+
+
 class Document:
     """A YAML mapping plus the line of each key, with typed, validating accessors."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.models.base import describe, quote
-from puzzleplan.models.document import Document
+from puzzleplan.models.document import Document, fact_lines
 from puzzleplan.models.rush_hour.board import EMPTY, EXITS, MAX_SIDE, METRICS, WALL, Vehicle, default_exit, exit_fits
 
 if TYPE_CHECKING:
@@ -324,7 +324,9 @@ def _header(model: "RushHour") -> list[str]:
     return lines
 
 
-def _footer(model: "RushHour") -> list[str]:
+def _footer(model: "RushHour", same_names: bool) -> list[str]:
+    """The exit, metric, cap and the file's facts (`valid_plans` only when the vehicles keep
+    their names)."""
     p = model.vehicles[model.primary]
     lines = []
     if model.exit != default_exit(p.horizontal):
@@ -332,13 +334,14 @@ def _footer(model: "RushHour") -> list[str]:
     lines.append(f"metric: {model.metric}")
     if model.max_moves is not None:
         lines.append(f"max_moves: {model.max_moves}")
-    return lines
+    return lines + fact_lines(model, keep_plans=same_names)
 
 
 def to_grid_yaml(model: "RushHour") -> str:
     """A YAML puzzle file in the grid notation ('A' is the primary)."""
     body = ["board: |"] + [f"  {row}" for row in model.grid()]
-    return "\n".join(_header(model) + body + _footer(model)) + "\n"
+    same_names = model.letters() == [v.name for v in model.vehicles]
+    return "\n".join(_header(model) + body + _footer(model, same_names)) + "\n"
 
 
 def to_vehicles_yaml(model: "RushHour") -> str:
@@ -352,4 +355,4 @@ def to_vehicles_yaml(model: "RushHour") -> str:
         body += [f"  - {r + 1} {c + 1}" for r, c in model.walls]
     if model.primary != 0:
         body.append(f"primary: {model.vehicles[model.primary].name}")
-    return "\n".join(_header(model) + body + _footer(model)) + "\n"
+    return "\n".join(_header(model) + body + _footer(model, True)) + "\n"
