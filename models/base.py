@@ -134,6 +134,7 @@ class ModelBase:
     metric: str = "step"
     max_moves: int | None = None
     expect: dict[str, Any] = {}
+    description: str = ""
 
     # Models are immutable once built: `load` seals them, a change is a new model
     # (`with_changes`), and caches live in resource objects of the family, never on the model.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from catalogue import EXAMPLES
 from helpers import run_json
 from puzzleplan.encoders.certify import costed, proof_options, sat_options, solve_one
 from puzzleplan.encoders.base import GENERIC_ENCODINGS, Answer, all_encodings
@@ -75,3 +76,21 @@ def test_families_command_prints_the_matrix(capsys) -> None:
     assert rows == [{k: list(v) if isinstance(v, tuple) else v for k, v in row.as_dict().items()} for row in ROWS]
     assert {(r["family"], r["metric"]) for r in rows} >= {("tiles", "step"), ("rush-hour", "slide"),
                                                           ("sokoban", "pushes")}
+
+
+CONVERTIBLE = sorted(p for family in ("tiles", "rush-hour", "sokoban", "blocks", "rules")
+                     for p in (EXAMPLES / family).glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONVERTIBLE, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_convert_to_yaml_keeps_the_description_and_the_facts(path) -> None:
+    """`convert --to yaml` writes the file's description and expect back (valid_plans only
+    where the moves keep their names, and then the plans still check)."""
+    from puzzleplan.models import load, loads
+    model = load(path)
+    again = loads(model.notation("yaml"), "<converted>")
+    assert again.description.strip() == model.description.strip()
+    kept = {k: v for k, v in model.expect.items() if k != "valid_plans"}
+    assert {k: v for k, v in again.expect.items() if k != "valid_plans"} == kept
+    for plan in again.expect.get("valid_plans", []):
+        assert check_plan(again, str(plan)).valid

@@ -50,7 +50,8 @@ class RushHour(ModelBase):
 
     def __init__(self, rows: int, cols: int, vehicles: Sequence[Vehicle], primary: int = 0,
                  walls: Sequence[tuple[int, int]] = (), exit: str | None = None, metric: str = "step",
-                 name: str = "", max_moves: int | None = None, expect: dict[str, Any] | None = None) -> None:
+                 name: str = "", max_moves: int | None = None, expect: dict[str, Any] | None = None,
+                 description: str = "") -> None:
         board = Board(rows, cols, vehicles, primary, walls, exit)
         self.board = board
         self.rows, self.cols = rows, cols
@@ -62,6 +63,7 @@ class RushHour(ModelBase):
         self.name = name
         self.max_moves = max_moves
         self.expect = dict(expect or {})
+        self.description = description
         self.wall_mask = board.wall_mask
         self.line_bits = board.line_bits   # line_bits[v][p]: the bit of position p along v's line
         self.masks = board.masks           # masks[v][o]: the bits v covers at offset o
@@ -80,7 +82,7 @@ class RushHour(ModelBase):
     @classmethod
     def from_spec(cls, spec: RushHourSpec) -> "RushHour":
         return cls(spec.rows, spec.cols, spec.vehicles, spec.primary, spec.walls, spec.exit, spec.metric,
-                   spec.name, spec.max_moves, spec.expect)
+                   spec.name, spec.max_moves, spec.expect, spec.description)
 
     @classmethod
     def from_document(cls, doc: Document) -> "RushHour":
@@ -95,7 +97,7 @@ class RushHour(ModelBase):
     def with_metric(self, metric: str) -> "RushHour":
         """The same instance under another metric: a new model, sealed like a loaded one."""
         twin = RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, metric,
-                        self.name, self.max_moves, self.expect)
+                        self.name, self.max_moves, self.expect, self.description)
         return twin.seal()
 
     # -- the rules ------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from puzzleplan.models.base import MAX_CAP, ModelError, describe, quote
-from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text
+from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text, fact_lines
 from puzzleplan.models.sokoban.level import (BOX, BOX_ON_GOAL, DELTAS, FLOORS, GOAL, MAX_SIDE, METRICS, PLAYER,
                                              PLAYER_ON_GOAL, WALL, XSB_CHARS, Level)
 
@@ -320,8 +320,6 @@ def to_yaml(model: "Sokoban") -> str:
     lines = ["puzzle: sokoban"]
     if model.name:
         lines.append(f"name: {json.dumps(model.name)}")
-    if model.description:
-        lines.append(f"description: {json.dumps(model.description.strip())}")
     indicator = "|2" if any(row[:1] == " " for row in rows) else "|"
     lines.append(f"level: {indicator}")
     lines += [f"  {row}" if row else "" for row in rows]
@@ -330,4 +328,4 @@ def to_yaml(model: "Sokoban") -> str:
     lines.append(f"metric: {model.metric}")
     if model.max_moves is not None:
         lines.append(f"max_moves: {model.max_moves}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + fact_lines(model)) + "\n"

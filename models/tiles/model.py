@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase
-from puzzleplan.models.document import Document
+from puzzleplan.models.document import Document, fact_lines
 from puzzleplan.models.tiles import notation as tiles_notation
 from puzzleplan.models.tiles.board import (BLANK, BLANK_INDEX, DIRECTIONS, Board, arrangements, has_repeated_faces,
                                            parity_reason, plan_parity)
@@ -42,10 +42,11 @@ class TilesPuzzle(ModelBase):
     BFS_ARRANGEMENTS = 1_000_000   # at most this many arrangements: breadth-first is the default
 
     def __init__(self, start: Grid, goal: Grid, name: str = "", max_moves: int | None = None,
-                 expect: dict[str, Any] | None = None) -> None:
+                 expect: dict[str, Any] | None = None, description: str = "") -> None:
         self.rows, self.cols = len(start), len(start[0])
         self.start_grid, self.goal_grid = start, goal
         self.name = name
+        self.description = description
         self.max_moves = max_moves
         self.metric = "step"
         self.expect = dict(expect or {})
@@ -71,7 +72,8 @@ class TilesPuzzle(ModelBase):
     def from_document(cls, doc: Document) -> "TilesPuzzle":
         read = tiles_notation.read(doc, cls.metrics)
         common = read.common
-        return cls(read.start, read.goal, name=common.name, max_moves=common.max_moves, expect=common.expect)
+        return cls(read.start, read.goal, name=common.name, max_moves=common.max_moves, expect=common.expect,
+                   description=common.description)
 
     # -- the rules ------------------------------------------------------------------------------
     def initial(self) -> bytes:
@@ -156,7 +158,8 @@ class TilesPuzzle(ModelBase):
 
     def notation(self, kind: str) -> str:
         """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml")."""
-        return tiles_notation.write(kind, self.start_grid, self.goal_grid, self.name, self.max_moves)
+        return tiles_notation.write(kind, self.start_grid, self.goal_grid, self.name, self.max_moves,
+                                    fact_lines(self))
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, state: bytes) -> str:

@@ -70,8 +70,10 @@ def read(doc: Document, metrics: Sequence[str]) -> TilesFile:
     return TilesFile(start, goal, doc.common(metrics, EXPECT_KEYS))
 
 
-def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | None = None) -> str:
-    """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml")."""
+def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | None = None,
+          facts: Sequence[str] = ()) -> str:
+    """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml") ending in the
+    `facts` lines (document.fact_lines: description, expect)."""
     rows = lambda grid: [" ".join(row) for row in grid]
     if kind == "grid":
         return "\n".join(rows(start)) + "\n"
@@ -80,7 +82,7 @@ def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | N
     lines += ["goal: |"] + [f"  {r}" for r in rows(goal)]
     if max_moves is not None:
         lines.append(f"max_moves: {max_moves}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + list(facts)) + "\n"
 
 
 def _rows_of(doc: Document, key: str) -> list[tuple[int, Any]]:
