@@ -51,16 +51,13 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
 
     `overrides` replace top-level fields (e.g. {"metric": "slide"} from the command line).
     Level collections (files whose suffix a family declares, e.g. Sokoban's .xsb/.sok) hold many
-    levels; `level` picks one by number or title. `-` reads a YAML puzzle from standard input
-    (errors name `<stdin>`; a caller loading it twice reads it once and calls `loads`).
+    levels; `level` picks one by number or title. `-` reads a YAML puzzle (or XSB levels) from
+    standard input (errors name `<stdin>`; a caller loading it twice reads it once and calls `loads`).
     """
     if str(path) == "-":
-        if level is not None:
-            raise ModelError(f"{STDIN}: --level is for level collections, read from their files; "
-                             "standard input holds one YAML puzzle")
-        return loads(read_stdin(), STDIN, overrides)
+        return loads(read_stdin(), STDIN, overrides, level)
     suffix = Path(path).suffix.lower()
-    reader = _collection_reader(suffix)
+    reader = _collection_reader(suffix, path)
     if reader is not None:
         return _sealed(reader(path, level, overrides))
     if level is not None:
@@ -75,29 +72,55 @@ def level_count(path: str | Path) -> int | None:
     """How many levels the collection file `path` holds (None: not a collection, by its suffix).
     A family's collection reader names `load_collection`; its module's `count_levels` counts."""
     import importlib
-    reader = _collection_reader(Path(path).suffix.lower())
+    reader = _collection_reader(Path(path).suffix.lower(), path)
     if reader is None:
         return None
     return int(importlib.import_module(reader.__module__).count_levels(path))
 
 
-def _collection_reader(suffix: str) -> Any:
+def _collection_reader(suffix: str, path: str | Path | None = None) -> Any:
     """The family reader of level collections with this file suffix (built-ins first: reading
-    other packages' entry points costs milliseconds, and a YAML file never needs it)."""
+    other packages' entry points costs milliseconds, and a YAML file never needs it). Where
+    several families read the suffix (.txt: Rush Hour's database, Sokoban levels), the first
+    whose reader module `claims(path)` the file's opening lines."""
+    import importlib
     for outside in (False, True):
         if outside and suffix in (".yaml", ".yml"):
             return None
-        for desc in families(outside).values():
-            if suffix in desc.collections:
-                return resolve(desc.collections[suffix])
+        readers = [resolve(desc.collections[suffix]) for desc in families(outside).values()
+                   if suffix in desc.collections]
+        if len(readers) > 1 and path is not None:
+            claimed = [r for r in readers if importlib.import_module(r.__module__).claims(path)]
+            readers = claimed or readers
+        if readers:
+            return readers[0]
     return None
 
 
-def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = None) -> Model:
-    """Like `load`, from YAML text."""
-    doc = parse_document(text, source)
+def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = None,
+          level: str | None = None) -> Model:
+    """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments);
+    `level` picks one of several XSB levels."""
+    try:
+        doc = parse_document(text, source)
+    except ModelError:
+        levels = _xsb_levels(text, source, overrides, level)
+        if levels is None:
+            raise
+        return levels
+    if level is not None:
+        raise ModelError(f"{source}: --level is for level collections; this is one YAML puzzle")
     doc.override(overrides or {})
     return from_document(doc)
+
+
+def _xsb_levels(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:
+    """The Sokoban level of XSB text that is no YAML puzzle; None when it holds no level."""
+    from puzzleplan.models.sokoban.model import Sokoban
+    from puzzleplan.models.sokoban.notation import collection_level, read_collection
+    if not read_collection(text):
+        return None
+    return _sealed(Sokoban.from_spec(collection_level(source, level, overrides, text=text)))
 
 
 __all__ = ["Family", "families", "family", "Model", "ModelBase", "ModelError", "Document", "family_class", "level_count",

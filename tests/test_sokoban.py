@@ -231,6 +231,61 @@ def test_collection_sok_titles_and_errors(tmp_path: Path) -> None:
         load_collection(empty)
 
 
+ONE, TWO, THREE = "#####\n#@$.#\n#####\n", "######\n#@$ .#\n######\n", "#######\n#@$  .#\n#######\n"
+
+
+@pytest.mark.parametrize("text, titles", [
+    (f"; Alpha\n{ONE}\n; Beta\n{TWO}\n; (c) 2024 somebody\n", ["Alpha", "Beta"]),   # a trailing line shifts nothing
+    (f"{ONE}\n; Beta\n{TWO}\n; Gamma\n{THREE}", ["", "Beta", "Gamma"]),               # an untitled first level
+    (f"; Collection X by Foo\n; Level A\n{ONE}\n; Level B\n{TWO}", ["Level A", "Level B"]),   # a header above
+    (f"Collection X\nAuthor: Foo\n\n{ONE}Level A\n\n{TWO}Level B\n", ["Level A", "Level B"]),    # titles below
+    (f"Title: foo\n{ONE}", ["foo"]),
+    (f"; 1\n\n{ONE}\n; 2\n\n{TWO}\n; 3\n\n{THREE}\n; end of file\n", ["1", "2", "3"]),   # Microban's layout
+])
+def test_collection_titles_name_the_level_they_belong_to(tmp_path: Path, text: str, titles: list) -> None:
+    from puzzleplan.models.sokoban.notation import read_collection
+    assert [e.title for e in read_collection(text)] == titles
+    path = tmp_path / "c.xsb"
+    path.write_text(text)
+    for i, title in enumerate(titles):
+        if title:
+            assert load_collection(path, title).start_state() == load_collection(path, str(i + 1)).start_state()
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("#####\n#@$.#\n##x##\n", 3, "unknown character 'x' at row 3, column 3"),
+    ("#######\n#@$ x.#\n#######\n", 2, "unknown character 'x' at row 2, column 5"),
+    ("#####\n#@\t$.#\n#####\n", 2, "unknown character '\\t' at row 2, column 3"),
+])
+def test_a_collection_row_with_a_mistake_is_named_not_taken_for_a_title(tmp_path: Path, text, line, words) -> None:
+    path = tmp_path / "bad.xsb"
+    path.write_text(text)
+    with pytest.raises(ModelError) as info:
+        load_collection(path)
+    assert str(info.value).startswith(f"{path}:{line}: level 1: {words}")
+
+
+@pytest.mark.parametrize("text", ["5#\n#@$.#\n5#\n", "; rle\n5#|#@$.#|5#\n", "5#|#-@$.#|5#\n"])
+def test_run_length_levels_read(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "rle.xsb"
+    path.write_text(text)
+    model = load_collection(path)
+    assert solve(model, "bfs").plan.cost == 1 and model.rows == 3
+
+
+def test_xsb_text_on_standard_input_and_in_txt_files(tmp_path: Path) -> None:
+    assert solve(loads(ONE), "bfs").plan.cost == 1
+    assert loads(f"; A\n{ONE}\n; B\n{TWO}", level="B").start_state() == loads(TWO).start_state()
+    with pytest.raises(ModelError, match="holds 2 levels"):
+        loads(f"; A\n{ONE}\n; B\n{TWO}")
+    txt = tmp_path / "levels.txt"
+    txt.write_text(f"; A\n{ONE}\n; B\n{TWO}")
+    assert load(txt, level="B").family == "sokoban"
+    database = tmp_path / "rush.txt"
+    database.write_text("# Fogleman's format\n49 CCCBDEFGGBDEFoAADEHHIooooJIoKKoJLLMM 24132\n")
+    assert load(database, level="1").family == "rush-hour"
+
+
 # -- notations -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_yaml_and_xsb_round_trips(tmp_path: Path, path: Path) -> None:

@@ -103,6 +103,20 @@ def load_collection(path: str | Path, level: str | int | None = None,
     return RushHour.from_spec(read_document(doc))
 
 
+def claims(path: str | Path) -> bool:
+    """Whether a .txt file opens with a database line (`MOVES BOARD CLUSTER`), comments aside."""
+    try:
+        for number, line in _lines(Path(path)):
+            fields = line.split()
+            if fields and not fields[0].startswith("#"):
+                return len(fields) >= 2 and bool(_WHOLE.match(fields[0]))
+            if number > 1_000:
+                return False
+    except ModelError:
+        return False
+    return False
+
+
 def count_levels(path: str | Path) -> int:
     """How many puzzle lines a database file holds (read line by line; ModelError on a bad one)."""
     return sum(1 for _ in _entries(Path(path)))

@@ -58,7 +58,8 @@ FAMILY = Family(
     warm_up="puzzleplan.models.sokoban:WARM_UP",
     warm_up_settings="puzzleplan.models.sokoban.native:warm_up_settings",
     collections={".xsb": "puzzleplan.models.sokoban.model:load_collection",
-                 ".sok": "puzzleplan.models.sokoban.model:load_collection"},
+                 ".sok": "puzzleplan.models.sokoban.model:load_collection",
+                 ".txt": "puzzleplan.models.sokoban.model:load_collection"},   # when its rows are XSB
     sample="puzzleplan.models.sokoban:SAMPLE",
     task="puzzleplan.models.sokoban.task:compile_task",
     picture="puzzleplan.models.sokoban.picture:draw",

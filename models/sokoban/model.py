@@ -57,6 +57,8 @@ squares, freeze test, matchings) <- model.py (this module). The model is immutab
 """
 from __future__ import annotations
 
+import re
+
 from collections import deque
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -77,6 +79,22 @@ def load_collection(path: str | Path, level: str | int | None = None,
     """The level of an XSB/SOK collection file chosen by 1-based number or by title (see
     `notation.collection_level`); `overrides` may set `metric` and `max_moves`."""
     return Sokoban.from_spec(collection_level(path, level, overrides))
+
+
+SNIFF_BYTES = 65_536
+
+
+def claims(path: str | Path) -> bool:
+    """Whether a file another family reads too (.txt) opens with Sokoban levels: XSB rows, and
+    no line of Rush Hour's database (`MOVES BOARD CLUSTER`)."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    if any(re.match(r"\s*[0-9]+\s+\S{4,}", line) for line in head.splitlines()):
+        return False
+    return bool(read_collection(head))
 
 
 def count_levels(path: str | Path) -> int:

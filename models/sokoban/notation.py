@@ -180,11 +180,30 @@ def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
 
 # -- collections ---------------------------------------------------------------------------------
 _KEY_VALUE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$")
+_RLE = re.compile(r"[0-9|]")                     # run lengths (`5#`) or row breaks (`|`) of an RLE level
+_RLE_LINE = re.compile(r"[0-9|#@$.*+ _\-pPbB]+\Z")
+_RUN = re.compile(r"([0-9]+)(.)")
+MAX_RUN = 1_000                                   # one RLE run: far beyond any level's width
 
 
-def _is_board_line(line: str) -> bool:
-    stripped = line.rstrip()
-    return bool(stripped) and WALL in stripped and all(ch in XSB_CHARS for ch in stripped)
+def _board_rows(line: str) -> list[str] | None:
+    """The level rows a file line holds, None for a line of metadata (titles, comments).
+
+    A row is a line holding a wall whose characters are all XSB, or that starts and ends with a
+    wall (a row with a mistake in it belongs to its level, so the level's reader names the
+    character, rather than the row passing for a comment). A run-length line (`4#|#@$.#`, as
+    collections compress levels) is expanded: a count repeats the character after it, `|`
+    breaks the row."""
+    text = line.rstrip()
+    body = text.strip()
+    if not body or body.startswith(";") or WALL not in body:
+        return None
+    if _RLE.search(body) and _RLE_LINE.match(body):
+        expanded = _RUN.sub(lambda m: m.group(2) * min(int(m.group(1)), MAX_RUN), body)
+        return [row.rstrip() for row in expanded.split("|")]
+    if all(ch in XSB_CHARS for ch in text) or (body[0] == WALL and body[-1] == WALL and not _KEY_VALUE.match(body)):
+        return [text]
+    return None
 
 
 def _title_of(line: str) -> tuple[str, str] | None:
@@ -208,56 +227,117 @@ class _Entry:
     title: str = ""
 
 
+@dataclass
+class _Paragraph:
+    """Lines of metadata between blank lines, and whether a board touches it (no blank line)."""
+
+    items: list[tuple[str, str]]
+    after_board: bool              # the line before it is a board row
+    before_board: bool = False     # the line after it is a board row
+
+
 def read_collection(text: str) -> list[_Entry]:
-    """Every level of a collection file, with titles."""
-    lines = text.replace("\r\n", "\n").split("\n")
+    """Every level of a collection file, with titles.
+
+    Which metadata names which level: a `Title:` line after a level names it (.sok); otherwise
+    a comment paragraph touching a level (no blank line between) names it, the one above first
+    (its comment nearest the board: `; Level A` under a collection's header); otherwise the file's
+    layout decides for all of them: titles above the levels when something stands before the
+    first one, unless the file also has something after the last and numbered titles fit the
+    other reading better (a trailing `; end` or copyright line then shifts nothing)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     entries: list[_Entry] = []
-    # gaps[i]: the metadata before entry i (the last one trails), as blank-line separated paragraphs
-    gaps: list[list[list[tuple[str, str]]]] = [[[]]]
+    # gaps[i]: the paragraphs before entry i (the last gap trails the last entry)
+    gaps: list[list[_Paragraph]] = [[]]
     current: _Entry | None = None
+    last = "blank"                 # what the line before was: board, meta or blank
     for number, line in enumerate(lines, 1):
-        if _is_board_line(line):
+        rows = _board_rows(line)
+        if rows is not None:
             if current is None:
                 current = _Entry(number, [])
                 entries.append(current)
-            current.rows.append(line)
+                if last == "meta":
+                    gaps[-1][-1].before_board = True
+            current.rows.extend(rows)
+            last = "board"
             continue
         if current is not None:
             current = None
-            gaps.append([[]])
+            gaps.append([])
         if not line.strip():
-            if gaps[-1][-1]:
-                gaps[-1].append([])
+            last = "blank"
             continue
+        if last != "meta":
+            gaps[-1].append(_Paragraph([], after_board=last == "board"))
         found = _title_of(line)
         if found is not None:
-            gaps[-1][-1].append(found)
-    gaps = [[p for p in gap if p] for gap in gaps]
+            gaps[-1][-1].items.append(found)
+        last = "meta"
     while len(gaps) <= len(entries):
         gaps.append([])
-    before = bool(gaps[0]) and not gaps[len(entries)]
+    n = len(entries)
+    assigned = [_explicit(gaps[i + 1]) or _touching(gaps[i], gaps[i + 1]) for i in range(n)]
+    before = _titles_above(gaps, n)
     for i, entry in enumerate(entries):
-        titles = [t for paragraph in gaps[i + 1] for kind, t in paragraph if kind == "title"]
-        if titles:
-            entry.title = titles[0]
-            continue
-        gap = gaps[i] if before else gaps[i + 1]
-        paragraph = gap[-1] if before and gap else gap[0] if gap else []
-        comments = [t for kind, t in paragraph if kind == "comment"]
-        if comments:
-            entry.title = comments[0]
+        entry.title = assigned[i] or _by_layout(gaps, i, before)
     return entries
 
 
+def _comments(paragraph: _Paragraph) -> list[str]:
+    return [t for kind, t in paragraph.items if kind == "comment"]
+
+
+def _explicit(after: list[_Paragraph]) -> str:
+    """A `Title:` line after the level (.sok's convention)."""
+    return next((t for p in after for kind, t in p.items if kind == "title"), "")
+
+
+def _touching(above: list[_Paragraph], below: list[_Paragraph]) -> str:
+    """The title of a paragraph the level touches: the one just above it (a `Title:` line, else
+    its last comment, nearest the board) before the one just below (its first comment)."""
+    if above and above[-1].before_board:
+        named = [t for kind, t in above[-1].items if kind == "title"] or _comments(above[-1])[-1:]
+        if named:
+            return named[0]
+    if below and below[0].after_board and not below[0].before_board and _comments(below[0]):
+        return _comments(below[0])[0]
+    return ""
+
+
+def _titles_above(gaps: list[list[_Paragraph]], n: int) -> bool:
+    """Whether, where nothing touches, a level's title stands above it."""
+    head, tail = bool(gaps[0]), bool(gaps[n])
+    if head != tail:
+        return head
+    fits = [sum(_by_layout(gaps, i, above).strip() == str(i + 1) for i in range(n)) for above in (True, False)]
+    return fits[0] > fits[1]
+
+
+def _by_layout(gaps: list[list[_Paragraph]], i: int, above: bool) -> str:
+    """The first comment of the last paragraph above level i, or of the first one below it,
+    leaving out paragraphs that touch another level (theirs)."""
+    if above:
+        paragraphs = [p for p in gaps[i] if not p.after_board]
+    else:
+        paragraphs = [p for p in gaps[i + 1] if not p.before_board]
+    if not paragraphs:
+        return ""
+    comments = _comments(paragraphs[-1] if above else paragraphs[0])
+    return comments[0] if comments else ""
+
+
 def collection_level(path: str | Path, level: str | int | None = None,
-                     overrides: dict[str, Any] | None = None) -> SokobanSpec:
+                     overrides: dict[str, Any] | None = None, text: str | None = None) -> SokobanSpec:
     """The spec of one level of an XSB/SOK collection file, chosen by 1-based number or by title.
 
     `level` None picks the only level of a one-level file. `overrides` may set `metric` and
-    `max_moves` (as the CLI does for YAML files).
+    `max_moves` (as the CLI does for YAML files). `text`: the collection itself (standard
+    input, `loads`), `path` then only naming it in errors.
     """
     path = Path(path)
-    text = read_text(path, "a level collection", limit=MAX_COLLECTION_BYTES)
+    if text is None:
+        text = read_text(path, "a level collection", limit=MAX_COLLECTION_BYTES)
     entries = read_collection(text)
     if not entries:
         raise ModelError(f"{path}:1: no level found; expected rows of XSB characters (# wall, $ box, . goal, @ player)")
