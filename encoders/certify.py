@@ -99,6 +99,15 @@ def proof_options(model: Any) -> tuple[EncodingOptions, int]:
     return EncodingOptions(goal="by"), 1
 
 
+def with_goal(options: EncodingOptions, goal: str | None) -> EncodingOptions:
+    """`options` under the horizon semantics a user asked (`--goal`): under "exact" without the
+    cuts that hold for shortest plans only (the reversal cut), so UNSAT at T says that no plan
+    of exactly T moves exists (a plan of 9 may undo a move to reach the goal at step 9)."""
+    if goal is None:
+        return options
+    return options.with_(goal=goal, **({"no_reversal": False} if goal == "exact" else {}))
+
+
 def sat_options(model: Any) -> EncodingOptions:
     """Options for finding the plan of length L (cuts allowed: a found plan is checked anyway)."""
     if model.plan_parity() is not None:

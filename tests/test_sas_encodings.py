@@ -427,3 +427,28 @@ def test_a_plan_kept_at_a_limit_says_the_proof_is_missing() -> None:
     assert result.status is Status.SOLVED and result.plan.cost == 4
     assert result.message == "time limit of 5 s reached before a proof that no plan is shorter or cheaper"
     assert result.stats.extra["cost_proof"] == "none (time limit)"
+
+
+PATH_OF_THREE = """\
+puzzle: rules
+variables: {x: 0..2}
+init: {x: 0}
+goal: {x: 1}
+actions:
+  step:
+    params: {d: [-1, 1]}
+    requires: [0 <= x + d, x + d <= 2]
+    effects: {x: x + d}
+    name: "{'R' if d == 1 else 'L'}"
+"""
+
+
+def test_compare_goal_exact_finds_plans_that_undo_a_move(capsys, tmp_path: Path) -> None:
+    """Every plan of exactly 3 moves from 0 to 1 on a path 0-1-2 undoes a move (R R L, R L R):
+    under --goal exact the reversal cut, which holds for shortest plans only, is off."""
+    path = tmp_path / "path.yaml"
+    path.write_text(PATH_OF_THREE)
+    code, rows = run_json(capsys, "compare", path, "--goal", "exact", "--horizon", "3",
+                          "--encodings", "sas-seq", "sas-exists", "cp-sas", "--solvers", "cadical195")
+    assert code == 0 and {row["result"] for row in rows} == {"sat"}
+    assert all(row["length"] == 3 for row in rows)

@@ -79,7 +79,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     A row a limit stopped makes the exit code 3; so does Ctrl-C, after the rows finished so far
     are printed (and written to --csv)."""
     from puzzleplan.encoders.base import encoding_class
-    from puzzleplan.encoders.certify import compare, costed, counts_steps, proof_options
+    from puzzleplan.encoders.certify import compare, costed, counts_steps, proof_options, with_goal
     encodings = _encodings_arg(model, args.encodings, False)
     _check_solvers(args.solvers, "--solvers")
     if args.csv:
@@ -95,9 +95,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
         if not native.status.has_plan:
             raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
         horizon, own_steps = native.plan.length, native.plan.cost
-    options = proof_options(model)[0]
-    if args.goal:
-        options = options.with_(goal=args.goal)
+    options = with_goal(proof_options(model)[0], args.goal)
     trials: list[Trial] = []
     with_cost = costed(model)
     header = (f"{'encoding':16} {'solver':14} {'T':>4} {'vars':>8} {'clauses':>9} {'build s':>8} {'solve s':>8} "
@@ -192,7 +190,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     the memory limit) or a CP-SAT proto (its build polls them), or as a family's own export;
     every file written whole or not at all."""
     from pathlib import Path
-    from puzzleplan.encoders.certify import proof_options
+    from puzzleplan.encoders.certify import proof_options, with_goal
     from puzzleplan.encoders.runner import Deadline
     model = load_model(args)
     ctx = command_context(args)
@@ -208,9 +206,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if encoding not in _backend_encodings(model, backend):
             raise InputError(f"--encoding: expected a {backend} encoding for {model.family} "
                              f"({', '.join(_backend_encodings(model, backend)) or 'none'}), got {encoding!r}")
-        options = proof_options(model)[0]
-        if args.goal:
-            options = options.with_(goal=args.goal)
+        options = with_goal(proof_options(model)[0], args.goal)
         if args.to == "dimacs":
             map_path = export_dimacs(model, encoding, options, args.horizon, out, ctx.remaining(),
                                      ctx.limits.memory_mb)
