@@ -87,7 +87,8 @@ def write_plan(model: Any, moves: Sequence[str], fmt: str = "puzzleplan") -> str
 
 def _fd_text(model: Any, moves: list[str]) -> str:
     """The plan replayed on the exported task, each move named by the grounded action it is,
-    in Fast Downward's plan-file form (its operator names end with a space: `(u_3 )`)."""
+    in Fast Downward's plan-file form (its operator names end with a space: `(u_3 )`). A PDDL
+    puzzle's moves are its own domain's actions, `(move a b)`, as FD and VAL read them."""
     from puzzleplan.encoders.pddl import action_names
     from puzzleplan.models.task.compile import compiled
     from puzzleplan.plans.check.task import normal_name
@@ -103,7 +104,7 @@ def _fd_text(model: Any, moves: list[str]) -> str:
         action = next((a for a in task.applicable(state) if normal_name(a.name, fold) == wanted), None)
         if action is None:
             raise PlanFormatError(f"move {number} ({move!r}) is no action of the exported task in its state")
-        lines.append(f"({names[position[id(action)]]} )")
+        lines.append(normal_name(move, fold) if fold else f"({names[position[id(action)]]} )")
         cost += action.cost
         state = action.apply(state)
     lines.append(f"; cost = {cost} ({'unit' if task.unit_cost else 'general'} cost)")

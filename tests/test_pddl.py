@@ -21,7 +21,7 @@ from puzzleplan.models.pddl.plan import tokens
 from puzzleplan.models.task.compile import task_of
 from puzzleplan.models.task.ir import Task, Variable, action
 from puzzleplan.models.task.model import TaskModel
-from puzzleplan.plans.check import check_plan
+from puzzleplan.plans.check import PlanNotationError, check_plan
 from puzzleplan.plans.solve import solve
 
 
@@ -243,6 +243,15 @@ def test_tokens_read_one_move_per_group(moves, space, comments) -> None:
     lines = [f"({space}{space.join(words)}{space})" + (" ; note (x y)" if comments else "") for words in moves]
     text = "\n".join(lines) + "\n; cost = 3 (unit cost)\n"
     assert tokens(text) == [f"({' '.join(words)})" for words in moves]
+
+
+def test_val_time_stamps_and_durations_are_dropped_and_open_groups_named() -> None:
+    assert tokens("0.000: (REPAIR T1) [1]\n1: (drive t1 depot a)  [1.5] ; note\n") == \
+        ["(REPAIR T1)", "(drive t1 depot a)"]
+    with pytest.raises(PlanNotationError, match="plan line 2: a '\\(' left open"):
+        tokens("(a b)\n(drive t1 depot a\n")
+    with pytest.raises(PlanNotationError, match="plan line 1: a '\\)' that closes nothing"):
+        tokens("(a b))\n")
 
 
 def test_text_outside_groups_stays_a_token_the_checker_names() -> None:

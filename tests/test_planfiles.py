@@ -17,6 +17,7 @@ from catalogue import CASES, EXAMPLES, heavy_blocks_task
 from helpers import fast_downward, run_cli, run_json
 from puzzleplan.encoders.pddl import moves_from_planner_plan, task_pddl
 from puzzleplan.models import load
+from puzzleplan.models.pddl.plan import tokens
 from puzzleplan.plans.check import PlanNotationError, check_plan
 from puzzleplan.plans.core.types import Limits, Request
 from puzzleplan.plans.core.words import clip_path
@@ -138,15 +139,17 @@ FD = fast_downward()
     (EXAMPLES / "tiles" / "small-2x3.yaml", None),            # unit cost
 ])
 def test_the_fd_writer_prints_what_fast_downward_prints(tmp_path: Path, path: Path, metric: str | None) -> None:
+    """On the export, or on a PDDL puzzle's own domain and problem (its moves are their actions)."""
     model = load(path, {"metric": metric} if metric else None)
-    domain, problem = task_pddl(model)
+    domain, problem = model.pddl_texts if model.family == "pddl" else task_pddl(model)
     (tmp_path / "domain.pddl").write_text(domain)
     (tmp_path / "problem.pddl").write_text(problem)
     done = subprocess.run([sys.executable, str(FD), "--plan-file", "plan", "domain.pddl", "problem.pddl",
                            "--search", "astar(lmcut())"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-400:]
     printed = (tmp_path / "plan").read_text()
-    assert write_plan(model, moves_from_planner_plan(model, printed), "fd") == printed
+    moves = tokens(printed) if model.family == "pddl" else moves_from_planner_plan(model, printed)
+    assert write_plan(model, moves, "fd") == printed
 
 
 # -- LURD ------------------------------------------------------------------------------------------
