@@ -278,6 +278,8 @@ def test_the_checker_validates_on_the_lifted_problem_and_says_why() -> None:
     moves = tokens(ferry.expect["valid_plans"][0])
     assert pddl_checker.replay(ferry, moves) == task_checker.replay(ferry, moves) == (True, 13)   # sail costs `length`
     assert pddl_checker.replay(ferry, moves[:-1])[0] is False
+    report = check_plan(ferry, moves)
+    assert (report.cost, report.unit) == (13, "cost") and report.summary() == "valid: 7 moves (cost 13) reach the goal"
 
 
 SUBTYPES = """\

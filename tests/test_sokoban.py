@@ -125,9 +125,11 @@ def test_checker_rejects_illegal_moves() -> None:
 
 def test_checker_counts_pushes_under_the_pushes_metric() -> None:
     model = load(SOK / "seed-004.yaml", {"metric": "pushes", "max_moves": 4})
-    assert check_plan(model, "urRlDldRR").valid
+    report = check_plan(model, "urRlDldRR")
+    assert report.valid and (report.length, report.cost, report.unit) == (9, 4, "pushes")
+    assert report.summary() == "valid: 9 moves (4 pushes) reach the goal (within the cap)"
     capped = load(SOK / "seed-004.yaml", {"metric": "pushes", "max_moves": 3})
-    assert "over the cap of 3" in check_plan(capped, "urRlDldRR").error
+    assert check_plan(capped, "urRlDldRR").error == "the plan makes 4 pushes, over the cap of 3"
     moves = load(SOK / "seed-004.yaml", {"max_moves": 8})
     assert "costs 9" in check_plan(moves, "urRlDldRR").error
 

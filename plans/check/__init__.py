@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
-from puzzleplan.plans.core.words import clip, clip_path, count
+from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
 __all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan",
            "states_by_move_names"]
@@ -35,6 +35,8 @@ class CheckReport:
     move: str | None = None
     goal_reached: bool = False
     within_cap: bool | None = None  # None when the instance has no cap
+    cost: int | None = None         # the replayed moves' cost in the metric's unit (None: a move was illegal)
+    unit: str = "moves"             # what cost counts: moves, pushes (Sokoban) or cost (action costs)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -43,8 +45,14 @@ class CheckReport:
         if self.valid:
             cap = "" if self.within_cap is None else " (within the cap)"
             verb = "reaches" if self.length == 1 else "reach"
-            return f"valid: {count(self.length, 'move')} {verb} the goal{cap}"
+            return f"valid: {count(self.length, 'move')}{self._cost_words()} {verb} the goal{cap}"
         return f"invalid: {self.error}"
+
+    def _cost_words(self) -> str:
+        """` (4 pushes)`, ` (cost 13)`, or nothing when the cost is the move count."""
+        if self.cost is None or self.unit == "moves":
+            return ""
+        return f" ({count(self.cost, 'push', 'pushes')})" if self.unit == "pushes" else f" (cost {self.cost})"
 
 
 TASK_CHECKER = "puzzleplan.plans.check.task:replay"   # the generic one (user classes, second opinions)
@@ -95,13 +103,22 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
                            clip(move))
     cap = model.max_moves
     within = None if cap is None else cost <= cap
+    unit = _unit(model)
     if not reached:
         return CheckReport(False, len(tokens), f"after all {count(len(tokens), 'move')} the goal is not reached",
-                           within_cap=within)
+                           within_cap=within, cost=cost, unit=unit)
     if within is False:
-        return CheckReport(False, len(tokens), f"the plan costs {cost}, over the cap of {cap}",
-                           goal_reached=True, within_cap=False)
-    return CheckReport(True, len(tokens), goal_reached=True, within_cap=within)
+        over = metric_count("pushes", cost) if unit == "pushes" else f"costs {cost}"
+        return CheckReport(False, len(tokens), f"the plan {'makes ' if unit == 'pushes' else ''}{over}, over the "
+                           f"cap of {cap}", goal_reached=True, within_cap=False, cost=cost, unit=unit)
+    return CheckReport(True, len(tokens), goal_reached=True, within_cap=within, cost=cost, unit=unit)
+
+
+def _unit(model: Any) -> str:
+    """What a plan's cost counts: pushes (Sokoban's metric), cost (action costs other than 1), moves."""
+    if getattr(model, "metric", None) == "pushes":
+        return "pushes"
+    return "cost" if getattr(model, "unit_cost", True) is False else "moves"
 
 
 _EXPORTED = re.compile(r"^\(\s*([^\s()]+_\d+)\s*\)")
