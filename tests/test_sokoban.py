@@ -189,6 +189,10 @@ def test_unsolvable_at_once() -> None:
     assert "can never be pushed onto a goal" in dead.unsolvable_reason()
     frozen = loads(level("#######\n#.$$ .#\n#@    #\n#######"))
     assert "frozen off a goal" in frozen.unsolvable_reason()
+    for rows in ("#######\n#@   .#\n# *$  #\n# $*  #\n#    .#\n#######", "########\n#@$.*$.#\n########"):
+        why = loads(level(rows)).unsolvable_reason()   # the box named is one off a goal, not the '*'
+        r, c = map(int, re.search(r"row (\d+), column (\d+) is frozen", why).groups())
+        assert rows.split("\n")[r - 1][c - 1] == "$", why
     unmatched = loads(level("#######\n#.    #\n### # #\n#@$ $ #\n#  ##.#\n#######"))
     assert "cannot be matched" in unmatched.unsolvable_reason()
     result = solve(unmatched, "bfs")

@@ -135,10 +135,14 @@ class Analysis:
         finally:
             chain.discard(b)
 
+    def frozen_off_goal(self, boxes: int, b: int) -> int | None:
+        """A box off a goal in a frozen group holding box b (None: there is no such group)."""
+        group = self.frozen(b, boxes, set())
+        return None if group is None else next((g for g in group if not self.goals >> g & 1), None)
+
     def freeze_deadlock(self, boxes: int, b: int) -> bool:
         """Box b is in a frozen group with a box off a goal."""
-        group = self.frozen(b, boxes, set())
-        return group is not None and any(not self.goals >> g & 1 for g in group)
+        return self.frozen_off_goal(boxes, b) is not None
 
     def push_ok(self, boxes: int, k: int) -> bool:
         """Pruning after a push that put a box on cell k (boxes: the new box set)."""

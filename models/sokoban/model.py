@@ -206,8 +206,9 @@ class Sokoban(ModelBase):
             if self.dead[b]:
                 return f"the box at row {r + 1}, column {c + 1} can never be pushed onto a goal"
         for b in bits(boxes):
-            r, c = self.cells[b]
-            if self.analysis.freeze_deadlock(boxes, b):
+            stuck = self.analysis.frozen_off_goal(boxes, b)
+            if stuck is not None:
+                r, c = self.cells[stuck]
                 return f"the box at row {r + 1}, column {c + 1} is frozen off a goal (it and its neighbours can never move)"
         if self.analysis.matching(boxes) is None:
             return "the boxes cannot be matched to the goals: some goal is out of every box's reach"
