@@ -448,3 +448,10 @@ def test_heuristic_is_admissible_along_optimal_plans() -> None:
         assert model.is_goal(states[-1])
         for i, s in enumerate(states):
             assert model.h(s) <= len(states) - 1 - i
+
+
+def test_the_push_engine_s_first_search_time_is_on_the_run_s_clock() -> None:
+    """first_seconds (the fewest pushes proved) is part of stats.seconds, not counted from
+    before the run's clock started."""
+    result = solve(load(SOK / "seed-004.yaml", {"metric": "pushes"}), "push")
+    assert 0 <= result.stats.extra["first_seconds"] <= result.stats.seconds

@@ -60,7 +60,12 @@ class SearchContext:
         self._timed_from = self._last_progress = time.monotonic()
 
     def elapsed(self) -> float:
+        """Seconds since the time limit started (the command's start, for a command's context)."""
         return time.monotonic() - self.started
+
+    def timed(self) -> float:
+        """Seconds on the clock `stats.seconds` reads (from `restart_clock`, else the start)."""
+        return time.monotonic() - self._timed_from
 
     def remaining(self) -> float | None:
         """Seconds left under the time limit, or None when there is none."""
