@@ -20,7 +20,7 @@ column of anything else.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any
 
 from puzzleplan.plans.check.common import PlanNotationError
 
@@ -60,13 +60,18 @@ def supports(model: Any, fmt: str) -> str | None:
     return None
 
 
-def write_plan(model: Any, moves: Sequence[str], fmt: str = "puzzleplan") -> str:
-    """The text of a plan file holding `moves` (move names as the engines print them) in `fmt`.
-    PlanFormatError when the format does not fit the model or the moves."""
+def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
+    """The text of a plan file holding `moves` (move names as the engines print them, a Plan, or
+    a Result holding one) in `fmt`. PlanFormatError when the format does not fit the model or
+    the moves."""
     reason = supports(model, fmt)
     if reason is not None:
         raise PlanFormatError(reason)
-    moves = [str(m) for m in moves]
+    from puzzleplan.plans.core.types import plan_moves
+    try:
+        moves = [str(m) for m in plan_moves(moves)]
+    except ValueError as exc:   # a Result without a plan
+        raise PlanFormatError(str(exc)) from None
     if fmt == "fd":
         return _fd_text(model, moves)
     if fmt == "lurd":

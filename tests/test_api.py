@@ -262,3 +262,12 @@ def test_engine_options_are_checked_against_their_type_and_engine() -> None:
     with pytest.raises(ValueError, match="partition: goes with engine idastar or dfs, not astar"):
         puzzleplan.solve(model, "astar", partition=[["1", "2"]])
     assert puzzleplan.solve(model, "sat", strategy="binary", card="ladder").status is puzzleplan.Status.OPTIMAL
+
+
+def test_write_plan_takes_a_plan_or_a_result_as_check_and_render_do() -> None:
+    model = puzzleplan.load(EXAMPLES / "sokoban" / "seed-004.yaml")
+    result = puzzleplan.solve(model)
+    assert puzzleplan.write_plan(model, result.plan, "lurd") == puzzleplan.write_plan(model, result) == "urRlDldRR\n"
+    unsolvable = puzzleplan.load(EXAMPLES / "sokoban" / "unsolvable.yaml")
+    with pytest.raises(ValueError, match="holds no plan"):
+        puzzleplan.write_plan(unsolvable, puzzleplan.solve(unsolvable))

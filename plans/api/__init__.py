@@ -28,8 +28,9 @@ What `import puzzleplan` gives:
                                                 start, a result its plan's player, and
                                                 result.animate() gives that player's HTML page
     explore(model, workers=1, limits=None, **limit keywords) -> Exploration
-    write_plan(model, moves, fmt="puzzleplan") -> str   a plan file's text: puzzleplan, fd (Fast
-                                                Downward's plan for the PDDL export) or lurd (Sokoban)
+    write_plan(model, plan, fmt="puzzleplan") -> str    a plan file's text (plan: moves, a Plan or a
+                                                Result): puzzleplan, fd (Fast Downward's plan), lurd
+                                                (Sokoban) or digits (tiles)
     batch(spec, output=None, workers=None, scheduler=None, cluster=None, resume=False,
           overwrite=False, progress=None) -> BatchReport
                                                 a batch spec's runs (instances x metrics x engines x
@@ -234,12 +235,9 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     """Replay `plan` with the independent checker: text as a user writes it, a list of moves,
     or a Plan (or a Result holding one, read in the notation the engines print)."""
     from puzzleplan.plans.check import check_plan
-    if hasattr(plan, "plan") and hasattr(plan, "status"):   # a Result
-        if plan.plan is None:
-            raise ValueError(f"the result holds no plan ({plan.status.value})")
-        plan = plan.plan
-    if hasattr(plan, "moves"):   # a Plan
-        return check_plan(model, list(plan.moves), notation or "printed")
+    from puzzleplan.plans.core.types import Plan, Result, plan_moves
+    if isinstance(plan, (Plan, Result)):
+        return check_plan(model, plan_moves(plan), notation or "printed")
     if not isinstance(plan, (str, list, tuple)):
         raise TypeError(f"plan: expected text, a list of moves, a Plan or a Result, got {type(plan).__name__}")
     return check_plan(model, plan, notation)

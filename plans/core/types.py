@@ -159,6 +159,16 @@ class Request:
         check_cap(self.max_moves)
 
 
+def plan_moves(plan: Any) -> Any:
+    """A Plan's moves (a Result's plan's; ValueError naming its status when it holds none), or
+    `plan` itself (text, a list of moves) as given: what the API's plan arguments take."""
+    if isinstance(plan, Result):
+        if plan.plan is None:
+            raise ValueError(f"the result holds no plan ({plan.status.value})")
+        plan = plan.plan
+    return [str(m) for m in plan.moves] if isinstance(plan, Plan) else plan
+
+
 @dataclass(frozen=True)
 class Result:
     """The outcome of one engine on one instance."""

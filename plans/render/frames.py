@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from puzzleplan.plans.core.types import plan_moves
 from puzzleplan.plans.render.scene import Scene
 
 Draw = Callable[[Any, Any], Scene]
@@ -60,15 +61,11 @@ def goal_state(model: Any) -> Any | None:
 
 def moves_of(plan: Any) -> str | list[str]:
     """Plan text, a list of move strings, a Plan, or a Result holding one -> text or moves."""
-    if hasattr(plan, "plan") and hasattr(plan, "status"):   # a Result
-        if plan.plan is None:
-            raise RenderError(f"the result holds no plan ({plan.status.value})")
-        plan = plan.plan
-    if hasattr(plan, "moves"):
-        return [str(m) for m in plan.moves]
-    if isinstance(plan, str):
-        return plan
-    return [str(m) for m in plan]
+    try:
+        moves = plan_moves(plan)
+    except ValueError as exc:
+        raise RenderError(str(exc)) from None
+    return moves if isinstance(moves, str) else [str(m) for m in moves]
 
 
 def replay(model: Any, plan: Any) -> Replay:
