@@ -138,7 +138,7 @@ def test_checker_counts_pushes_under_the_pushes_metric() -> None:
 BAD = {
     "two_players": (level("######\n#@$.@#\n######"), 4, ["second player", "row 2, column 5"]),
     "no_player": (level("#####\n# $.#\n#####"), 2, ["no player"]),
-    "boxes_goals": (level("######\n#@$$.#\n######"), 2, ["2 boxes but 1 goals"]),
+    "boxes_goals": (level("######\n#@$$.#\n######"), 2, ["2 boxes but 1 goal;"]),
     "no_boxes": (level("#####\n#@ .#\n#####"), 2, ["no boxes"]),
     "open": (level("#####\n#@$.\n#####"), 4, ["the level is open", "row 2"]),
     "open_gap": (level("#####\n#@$.#\n## ##\n"), 5, ["the level is open", "row 3"]),
@@ -226,7 +226,7 @@ def test_collection_sok_titles_and_errors(tmp_path: Path) -> None:
     assert load_collection(path, 1).name == "Alpha"
     with pytest.raises(ModelError) as info:
         load_collection(path, "Gamma")
-    assert str(info.value).startswith(f"{path}:14: level 3: 2 boxes but 1 goals")
+    assert str(info.value).startswith(f"{path}:14: level 3: 2 boxes but 1 goal;")
     single = tmp_path / "one.xsb"
     single.write_text("#####\n#@$.\n#####\n")
     with pytest.raises(ModelError, match=r"one.xsb:2: level 1: the level is open"):

@@ -550,7 +550,8 @@ def _conclude(ctx: SearchContext, model: "Sokoban", search: _Search, found: int,
         return finish(ctx, ENGINE, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
                       message=f"no plan within {count(cap, unit, unit + 'es' if unit == 'push' else None)}")
     return finish(ctx, ENGINE, model, Status.UNSOLVABLE,
-                  message=f"all {ctx.stats.states} states left by pruning explored, none is a goal")
+                  message=f"{'all ' if ctx.stats.states != 1 else ''}{count(ctx.stats.states, 'state')} left by "
+                          "pruning explored, none is a goal")
 
 
 def _plan(ctx: SearchContext, model: "Sokoban", actions: list[Any], status: Status, cost: int,

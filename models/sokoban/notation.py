@@ -111,7 +111,8 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
     if not boxes:
         raise fail("no boxes; expected at least one '$' or '*'", None)
     if len(boxes) != len(goals):
-        raise fail(f"{len(boxes)} boxes but {len(goals)} goals; expected as many goals as boxes", None)
+        have = f"{len(boxes)} box{'es' if len(boxes) != 1 else ''} but {len(goals)} goal{'s' if len(goals) != 1 else ''}"
+        raise fail(f"{have}; expected as many goals as boxes", None)
     # flood fill from the player through every non-wall cell: it must stay on the map
     seen = {player}
     stack = [player]
