@@ -389,3 +389,24 @@ def test_round_trip_through_pddl_keeps_the_moves(task: Task, picks: list[int]) -
             break
         move = sorted(ours)[pick % len(ours)]
         state, other = ours[move].apply(state), theirs[move].apply(other)
+
+
+@given(small_tasks())
+@settings(max_examples=150, deadline=None)
+def test_the_delete_relaxation_never_calls_a_solvable_task_unsolvable(task: Task) -> None:
+    """models/task/relaxed.py against a plain BFS over the task's states: a goal fact the
+    relaxation finds out of reach holds in no reachable state; with one precondition and one
+    effect an action, it finds every goal fact that never holds."""
+    from puzzleplan.models.task.relaxed import unreachable_goal
+    seen, frontier = {task.init}, [task.init]
+    while frontier:
+        frontier = [nxt for state in frontier for _, nxt in task.successors(state) if nxt not in seen
+                    and not seen.add(nxt)]
+    fact = unreachable_goal(task)
+    if fact is not None:
+        assert all(state[fact[0]] != fact[1] for state in seen)
+    if any(task.is_goal(state) for state in seen):
+        assert fact is None
+    ever = {(v, x) for state in seen for v, x in enumerate(state)}
+    if any(f not in ever for f in task.goal) and all(len(a.pre) <= 1 and len(a.eff) == 1 for a in task.actions):
+        assert fact is not None   # single-fact moves: the relaxation is exact about which facts ever hold

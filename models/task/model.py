@@ -50,6 +50,15 @@ class TaskModel(ModelBase):
     def plan_moves(self, actions: Sequence[Action]) -> list[str]:
         return [a.name for a in actions]
 
+    def unsolvable_reason(self) -> str | None:
+        """A goal fact out of reach even if no action undid anything (the delete relaxation)."""
+        from puzzleplan.models.task.relaxed import unreachable_goal
+        fact = unreachable_goal(self.task)
+        if fact is None:
+            return None
+        return (f"no plan reaches the goal's {self.task.fact_name(fact)}, not even if no action ever undid "
+                "anything (delete relaxation)")
+
     def plan_cost(self, actions: Sequence[Action]) -> int:
         return self.task.plan_cost(actions)
 
