@@ -298,7 +298,7 @@ domain: |
       :effect (and (not (at ?t ?from)) (at ?t ?to))))
 problem: |
   (define (problem one) (:domain trucks)
-    (:objects t1 - truck c1 - city l1 - location a1 - airport p1 - package)
+    (:objects t1 - truck c1 c2 - city l1 - location a1 - airport p1 - package)
     (:init (in-city l1 c1) (in-city a1 c1) (at t1 a1) (at p1 l1))
     (:goal (at p1 a1)))
 """
@@ -310,6 +310,9 @@ def test_objects_of_a_subtype_fit_a_parameter_of_its_supertype() -> None:
     result = solve(model, "bfs")
     assert result.plan.length == 4 and check_plan(model, list(result.plan.moves)).valid
     assert "c1 is a city, but ?to of drive takes a place" in check_plan(model, "(drive t1 a1 c1 c1)").error
+    # a static precondition fails (no in-city c2): the validator says only "invalid", the checker which
+    assert "its preconditions ((at(t1, a1) and in-city(a1, c2) and in-city(l1, c2))) do not all hold" in \
+        check_plan(model, "(drive t1 a1 l1 c2)").error
 
 
 # -- the export: every family, no horizon, plans read back ----------------------------------------

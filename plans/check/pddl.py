@@ -92,4 +92,15 @@ def _why(result: Any) -> str:
         unmet = _UNMET.search(message)
         if unmet:
             return clip(f"its preconditions ({unmet.group(1)}) do not all hold", 160)
+    step = result.inapplicable_action
+    if step is not None:   # a precondition on static facts or equality fails: the validator says only "invalid"
+        return clip(f"its preconditions ({_preconditions(step)}) do not all hold", 160)
     return clip(messages[0] if messages else str(result.reason), 160)
+
+
+def _preconditions(step: Any) -> str:
+    """An action instance's preconditions, its objects put for the parameters' names."""
+    names = {p.name: str(o) for p, o in zip(step.action.parameters, step.actual_parameters)}
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b") if names else None
+    text = ", ".join(str(c) for c in step.action.preconditions)
+    return pattern.sub(lambda m: names[m.group(1)], text) if pattern else text
