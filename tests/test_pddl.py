@@ -298,8 +298,8 @@ domain: |
       :effect (and (not (at ?t ?from)) (at ?t ?to))))
 problem: |
   (define (problem one) (:domain trucks)
-    (:objects t1 - truck c1 c2 - city l1 - location a1 - airport p1 - package)
-    (:init (in-city l1 c1) (in-city a1 c1) (at t1 a1) (at p1 l1))
+    (:objects t1 - truck c1 c2 - city l1 l2 - location a1 - airport p1 - package)
+    (:init (in-city l1 c1) (in-city a1 c1) (in-city l2 c2) (at t1 a1) (at p1 l1))
     (:goal (at p1 a1)))
 """
 
