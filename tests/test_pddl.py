@@ -304,6 +304,13 @@ problem: |
 """
 
 
+def test_an_object_in_no_static_fact_of_two_preconditions_grounds() -> None:
+    """unified-planning's pruning failed (list.remove) on a city in no `in-city` fact, a parameter
+    of two static preconditions; the grounder is asked again without pruning."""
+    model = loads(SUBTYPES.replace("(in-city l2 c2) ", ""))
+    assert solve(model, "bfs").plan.length == 4
+
+
 def test_objects_of_a_subtype_fit_a_parameter_of_its_supertype() -> None:
     """An airport is a place: IPC logistics' typing, which the checker once refused."""
     model = loads(SUBTYPES)

@@ -142,17 +142,28 @@ def ground_task(problem: Any, name: str, where: str, goal_where: str | None = No
         raise ModelError(f"{where} {exc}") from None
 
 
+def _grounder(prune: bool) -> Any:
+    from unified_planning.engines.compilers.grounder import Grounder
+    grounder = Grounder(prune_actions=prune)
+    grounder.skip_checks = True      # the kind was checked above, more narrowly than the grounder would
+    return grounder
+
+
 def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int]]:
     """(move name, preconditions, effects, cost) of each ground action unified-planning keeps."""
     from unified_planning.engines import CompilationKind
-    from unified_planning.engines.compilers.grounder import Grounder
     from unified_planning.plans import ActionInstance
-    grounder = Grounder()
-    grounder.skip_checks = True      # the kind was checked above, more narrowly than the grounder would
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            result = grounder.compile(problem, CompilationKind.GROUNDING)
+            try:
+                result = _grounder(prune=True).compile(problem, CompilationKind.GROUNDING)
+            except ValueError:
+                # unified-planning 1.3's pruning by static facts removes an object twice when a
+                # parameter appears in two static preconditions and the object satisfies neither
+                # (list.remove fails): ground every tuple instead (bounded by MAX_GROUND_TUPLES);
+                # the actions a false static fact rules out are dropped below all the same
+                result = _grounder(prune=False).compile(problem, CompilationKind.GROUNDING)
         except Exception as exc:  # e.g. a cost function without a value for some tuple
             raise ModelError(f"{where} grounding failed: {type(exc).__name__}: {str(exc)[:160]}") from None
     metrics = [m for m in result.problem.quality_metrics if m.is_minimize_action_costs()]
