@@ -304,6 +304,18 @@ problem: |
 """
 
 
+def test_costs_without_a_metric_count_one_a_move_as_fast_downward_does(tmp_path: Path) -> None:
+    """Ferry's domain increases total-cost by a static `length`; without `(:metric ...)` in the
+    problem every action costs 1, and the fewest moves are 7 (with the metric: cost 12)."""
+    problem = (EXAMPLES / "pddl" / "ferry-3.pddl").read_text()
+    assert "(:metric minimize (total-cost))" in problem
+    (tmp_path / "p.pddl").write_text(problem.replace("(:metric minimize (total-cost))", ""))
+    (tmp_path / "f.yaml").write_text(f"puzzle: pddl\ndomain: {EXAMPLES / 'pddl' / 'ferry-domain.pddl'}\n"
+                                     "problem: p.pddl\n")
+    result = solve(load(tmp_path / "f.yaml"))
+    assert result.plan.length == result.plan.cost == 7
+
+
 def test_an_object_in_no_static_fact_of_two_preconditions_grounds() -> None:
     """unified-planning's pruning failed (list.remove) on a city in no `in-city` fact, a parameter
     of two static preconditions; the grounder is asked again without pruning."""

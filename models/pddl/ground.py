@@ -39,6 +39,7 @@ ALLOWED_FEATURES = frozenset({
 })
 # Features that only a (total-cost) counter without a metric or static cost functions bring in.
 COST_FEATURES = frozenset({"INCREASE_EFFECTS", "INT_FLUENTS", "REAL_FLUENTS", "SIMPLE_NUMERIC_PLANNING",
+                           "GENERAL_NUMERIC_PLANNING", "FLUENTS_IN_NUMERIC_ASSIGNMENTS",
                            "UNDEFINED_INITIAL_NUMERIC"})
 FEATURE_WORDS = {
     "CONDITIONAL_EFFECTS": "conditional effects (when)",
