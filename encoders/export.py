@@ -24,6 +24,61 @@ from puzzleplan.models.base import shorten
 from puzzleplan.plans.core.files import replaced
 
 
+FORMULA_KINDS = ("dimacs", "cpsat")   # the exports of one horizon; the others (pddl, a family's own) have none
+
+
+def export(model: Any, to: str, output: str | Path, horizon: int | None = None, encoding: str | None = None,
+           goal: str | None = None, time_limit: float | None = None, memory_mb: int | None = None,
+           budget: Callable[[], None] | None = None) -> list[Path]:
+    """Write `model` for outside tools; the paths written, each whole or not at all.
+
+    to: "pddl" (domain.pddl and problem.pddl in the folder `output`), a family's own export, or
+    a formula at one `horizon`: "dimacs" (`output` and its variable map `output`.map.json, built
+    in a solver process under `time_limit` and `memory_mb`) or "cpsat" (the model proto; its
+    build calls `budget`, e.g. a SearchContext's poll). encoding: the SAT or CP-SAT encoding
+    (default: the family's first); goal: the horizon semantics ("by", "exact"; default the
+    proof's). ValueError (one line) for what does not fit; Deadline / LimitReached for a limit."""
+    from puzzleplan.encoders.certify import proof_options, with_goal
+    out = Path(output)
+    if to not in FORMULA_KINDS:
+        if horizon is not None or encoding is not None or goal is not None:
+            raise ValueError(f"--horizon, --encoding and --goal are for the formula exports ({', '.join(FORMULA_KINDS)}); "
+                             f"a {to} export has no horizon")
+        return _export_declared(model, to, out)
+    if horizon is None:
+        raise ValueError(f"--horizon: a {to} export encodes one horizon; give --horizon T")
+    backend = "sat" if to == "dimacs" else "cpsat"
+    known = encodings_for(model, backend)
+    encoding = encoding or next(iter(known), None)
+    if encoding not in known:
+        raise ValueError(f"--encoding: expected a {backend} encoding for {model.family} "
+                         f"({', '.join(known) or 'none'}), got {encoding!r}")
+    options = with_goal(proof_options(model)[0], goal)
+    if to == "dimacs":
+        return [out, export_dimacs(model, encoding, options, horizon, out, time_limit, memory_mb)]
+    export_cpsat(model, encoding, options, horizon, out, budget)
+    return [out]
+
+
+def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
+    """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
+    declares) writes into the folder `out`: a (domain, problem) pair as domain.pddl and
+    problem.pddl, or a mapping of file names to texts."""
+    from puzzleplan.encoders.pddl import exporter, exporter_supports
+    from puzzleplan.plans.core.files import write_bytes
+    reason = exporter_supports(model, kind)
+    if reason is not None:
+        raise ValueError(f"--to: {reason}")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"-o {out}: is a file; a {kind} export writes its files into a folder")
+    written = exporter(model, kind)(model)
+    files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        write_bytes(out / name, text.encode("utf-8"))   # each all or nothing; OSError names the file
+    return [out / name for name in files]
+
+
 def export_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: int, out: Path,
                   time_limit: float | None = None, memory_mb: int | None = None) -> Path:
     """Write OUT (DIMACS) and OUT.map.json, both or neither; returns the map's path. The formula

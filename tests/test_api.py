@@ -26,7 +26,7 @@ def test_the_docstring_runs_as_written(monkeypatch) -> None:
 
 def test_the_names_the_docstring_promises() -> None:
     for name in ("load", "loads", "solve", "verify", "check", "explore", "render", "render_file", "show", "write_plan",
-                 "Request", "Limits", "Status", "Result", "Plan", "__version__"):
+                 "compare", "export", "decode", "compile_task", "Request", "Limits", "Status", "Result", "Plan", "__version__"):
         assert hasattr(puzzleplan, name), name
         assert name in dir(puzzleplan)
     assert puzzleplan.Status.OPTIMAL.value == "optimal"
@@ -271,3 +271,26 @@ def test_write_plan_takes_a_plan_or_a_result_as_check_and_render_do() -> None:
     unsolvable = puzzleplan.load(EXAMPLES / "sokoban" / "unsolvable.yaml")
     with pytest.raises(ValueError, match="holds no plan"):
         puzzleplan.write_plan(unsolvable, puzzleplan.solve(unsolvable))
+
+
+def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) -> None:
+    model = puzzleplan.load(EXAMPLES / "tiles" / "small-2x3.yaml")
+    rows = puzzleplan.compare(model, encodings=["tiles-moves", "cp-tiles-table"], solvers=["cadical195", "glucose4"])
+    assert [(t.encoding, t.solver, t.result) for t in rows] == [
+        ("tiles-moves", "cadical195", "sat"), ("tiles-moves", "glucose4", "sat"), ("cp-tiles-table", "cp-sat", "sat")]
+    assert {t.length for t in rows} == {13} and all(t.valid for t in rows)
+    assert puzzleplan.compare(model, horizon=12, encodings=["tiles-moves"])[0].result == "unsat"
+    assert [p.name for p in puzzleplan.export(model, "pddl", tmp_path / "pddl")] == ["domain.pddl", "problem.pddl"]
+    cnf, variables = puzzleplan.export(model, "dimacs", tmp_path / "x.cnf", horizon=13)
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        assert solver.solve()
+        found = "v " + " ".join(map(str, solver.get_model())) + " 0"
+    moves = puzzleplan.decode(model, variables.read_text(), found)
+    assert len(moves) == 13 and puzzleplan.check(model, moves).valid
+    assert len(puzzleplan.compile_task(model).actions) > 0
+    with pytest.raises(ValueError, match="a pddl export has no horizon"):
+        puzzleplan.export(model, "pddl", tmp_path / "again", horizon=3)
+    with pytest.raises(ValueError, match="no encoding 'nope'"):
+        puzzleplan.compare(model, encodings=["nope"])

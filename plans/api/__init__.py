@@ -31,6 +31,16 @@ What `import puzzleplan` gives:
     write_plan(model, plan, fmt="puzzleplan") -> str    a plan file's text (plan: moves, a Plan or a
                                                 Result): puzzleplan, fd (Fast Downward's plan), lurd
                                                 (Sokoban) or digits (tiles)
+    compare(model, horizon=None, encodings=None, solvers=("cadical195",), repeat=1, goal=None,
+            workers=None, limits=None, **limit keywords) -> list[Trial]
+                                                every encoding x solver at one horizon (default:
+                                                the native optimum), as `puzzleplan compare`
+    export(model, to="pddl", output=".", horizon=None, encoding=None, goal=None, limits=None,
+           **limit keywords) -> list[Path]      files for outside tools: pddl (a folder), dimacs
+                                                (with its variable map) or cpsat at a horizon
+    decode(model, map_text, solution_text) -> list[str]   an outside SAT model of a dimacs export
+                                                read back as moves
+    compile_task(model) -> Task                 the puzzle's planning task (SAS+, as `compile`)
     batch(spec, output=None, workers=None, scheduler=None, cluster=None, resume=False,
           overwrite=False, progress=None) -> BatchReport
                                                 a batch spec's runs (instances x metrics x engines x
@@ -62,7 +72,7 @@ from __future__ import annotations
 
 import importlib
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from puzzleplan.plans.core.options import ENGINE_OPTIONS   # public: the engine keywords solve() takes
 
@@ -81,6 +91,7 @@ def _numba_cache_folder() -> None:
 _numba_cache_folder()
 
 if TYPE_CHECKING:
+    from puzzleplan.encoders.certify import Trial
     from puzzleplan.plans.check import CheckReport
     from puzzleplan.plans.core.progress import Progress
     from puzzleplan.plans.core.types import Limits, Request, Result
@@ -108,6 +119,8 @@ _LAZY: dict[str, str] = {
     "render_file": "puzzleplan.plans.render:render_file",
     "show": "puzzleplan.plans.render.notebook:picture",
     "write_plan": "puzzleplan.plans.planfile:write_plan",
+    "decode": "puzzleplan.encoders.export:decode_dimacs",
+    "compile_task": "puzzleplan.models.task.compile:task_of",
     "batch": "puzzleplan.plans.batch:batch",
     "plot": "puzzleplan.plans.batch.plot:plot_results",
 }
@@ -243,6 +256,51 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     return check_plan(model, plan, notation)
 
 
+def compare(model: Any, horizon: int | None = None, encodings: list[str] | None = None,
+            solvers: Sequence[str] = ("cadical195",), repeat: int = 1, goal: str | None = None,
+            workers: int | None = None, limits: "Limits | None" = None, **keywords: Any) -> list["Trial"]:
+    """Every encoding (default: all of the model's) x SAT solver at one horizon (default: the
+    native optimum), `repeat` times, as `puzzleplan compare`: one row (a Trial) each, its plan
+    checked. goal: the horizon semantics, "by" or "exact" (default: the proof's); one time limit
+    covers the whole call. ValueError for an unknown encoding or solver, or no optimum to use."""
+    import time
+    from puzzleplan.encoders.certify import compare as rows, proof_options, with_goal
+    from puzzleplan.plans.core.context import SearchContext
+    from puzzleplan.plans.verify import check_solver, choose_encodings, native_optimum
+    limits = _limits(limits, keywords)
+    if keywords:
+        raise TypeError(f"compare() got an unexpected keyword {sorted(keywords)[0]!r}")
+    started = time.monotonic()
+    chosen = choose_encodings(model, encodings, one_per_backend=False)
+    for solver in solvers:
+        check_solver(solver)
+    if horizon is None:
+        native = native_optimum(model, limits, since=started)
+        if native.plan is None:
+            raise ValueError(f"no proved optimum to use as the horizon ({native.status.value}); give horizon=")
+        horizon = native.plan.length
+    remaining = SearchContext(limits, since=started).remaining
+    options = with_goal(proof_options(model)[0], goal)
+    return [t for name in chosen for t in rows(model, horizon, [name], list(solvers), repeat, options, workers,
+                                                remaining=remaining, memory_mb=limits.memory_mb)]
+
+
+def export(model: Any, to: str = "pddl", output: Any = ".", horizon: int | None = None,
+           encoding: str | None = None, goal: str | None = None, limits: "Limits | None" = None,
+           **keywords: Any) -> list[Any]:
+    """Write the puzzle for outside tools, as `puzzleplan export`: "pddl" (domain.pddl and
+    problem.pddl in the folder `output`), or a formula at `horizon`: "dimacs" (`output` and its
+    variable map) or "cpsat" (the model proto). Returns the paths written, each whole or not at
+    all. ValueError for what does not fit; LimitReached (or Deadline) when a limit comes first."""
+    from puzzleplan.encoders.export import export as write
+    from puzzleplan.plans.core.context import SearchContext
+    limits = _limits(limits, keywords)
+    if keywords:
+        raise TypeError(f"export() got an unexpected keyword {sorted(keywords)[0]!r}")
+    ctx = SearchContext(limits)
+    return write(model, to, output, horizon, encoding, goal, ctx.remaining(), limits.memory_mb, ctx.poll)
+
+
 def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
             progress: "Progress | bool | None" = None, **keywords: Any) -> "Exploration":
     """Every state reachable from the start, breadth-first: counts per depth, the nearest goal.
@@ -267,5 +325,6 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
 
 
 __all__ = ["CheckReport", "Exploration", "Limits", "ModelError", "Plan", "Request", "Result", "Stats", "Status",
-           "Verification", "__version__", "batch", "check", "check_plan", "explore", "load", "loads", "plot",
-           "render", "render_file", "show", "solve", "verify", "write_plan"]
+           "Verification", "__version__", "batch", "check", "check_plan", "compare", "compile_task", "decode",
+           "explore", "export", "load", "loads", "plot", "render", "render_file", "show", "solve", "verify",
+           "write_plan"]

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
-                                         load_model, note_cold_kernels, progress_for, write_atomically,
-                                         check_writable, command_context, command_started)
+                                         load_model, note_cold_kernels, progress_for, check_writable,
+                                         command_context, command_started)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
@@ -188,32 +188,14 @@ def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     """The instance at a horizon as DIMACS (built in a solver process under --time-limit and
     the memory limit) or a CP-SAT proto (its build polls them), or as a family's own export;
-    every file written whole or not at all."""
-    from pathlib import Path
-    from puzzleplan.encoders.certify import proof_options, with_goal
+    every file written whole or not at all (encoders.export.export)."""
+    from puzzleplan.encoders.export import export
     from puzzleplan.encoders.runner import Deadline
     model = load_model(args)
     ctx = command_context(args)
-    out = Path(args.output)
     try:
-        if args.to not in ("dimacs", "cpsat"):   # a family's own exporter (e.g. pddl)
-            return _export_declared(model, args.to, out)
-        from puzzleplan.encoders.export import export_cpsat, export_dimacs
-        if args.horizon is None:
-            raise InputError(f"--horizon: a {args.to} export encodes one horizon; give --horizon T")
-        backend = "sat" if args.to == "dimacs" else "cpsat"
-        encoding = args.encoding or next(iter(_backend_encodings(model, backend)), None)
-        if encoding not in _backend_encodings(model, backend):
-            raise InputError(f"--encoding: expected a {backend} encoding for {model.family} "
-                             f"({', '.join(_backend_encodings(model, backend)) or 'none'}), got {encoding!r}")
-        options = with_goal(proof_options(model)[0], args.goal)
-        if args.to == "dimacs":
-            map_path = export_dimacs(model, encoding, options, args.horizon, out, ctx.remaining(),
-                                     ctx.limits.memory_mb)
-            print(f"wrote {out} and the variable map {map_path}")
-        else:
-            export_cpsat(model, encoding, options, args.horizon, out, ctx.poll)
-            print(f"wrote {out}")
+        written = export(model, args.to, args.output, args.horizon, args.encoding, args.goal, ctx.remaining(),
+                         ctx.limits.memory_mb, ctx.poll)
     except (Deadline, LimitReached) as exc:
         print(f"puzzleplan: {ctx.reached(exc.reason)} while building the formula; nothing was written",
               file=sys.stderr)
@@ -222,29 +204,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise InputError(str(exc)) from None
     except OSError as exc:
         raise InputError(f"{exc.filename or args.output}: cannot write: {exc.strerror or exc}") from None
+    if args.to == "dimacs":
+        print(f"wrote {written[0]} and the variable map {written[1]}")
+    else:
+        print("wrote " + " and ".join(str(path) for path in written))
     return EXIT_OK
-
-
-def _export_declared(model: Any, kind: str, out: Any) -> int:
-    """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
-    declares) writes into the directory `out`: a (domain, problem) pair as domain.pddl and
-    problem.pddl, or a mapping of file names to texts."""
-    from puzzleplan.encoders.pddl import exporter, exporter_supports
-    reason = exporter_supports(model, kind)
-    if reason is not None:
-        raise InputError(f"--to: {reason}")
-    written = exporter(model, kind)(model)
-    files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        write_atomically(str(out / name), text)
-    print("wrote " + " and ".join(str(out / name) for name in files))
-    return EXIT_OK
-
-
-def _backend_encodings(model: Any, backend: str) -> list[str]:
-    from puzzleplan.encoders.base import encodings_for
-    return encodings_for(model, backend)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
