@@ -455,3 +455,37 @@ def test_the_push_engine_s_first_search_time_is_on_the_run_s_clock() -> None:
     before the run's clock started."""
     result = solve(load(SOK / "seed-004.yaml", {"metric": "pushes"}), "push")
     assert 0 <= result.stats.extra["first_seconds"] <= result.stats.seconds
+
+
+SEED_004_MAPS = """\
+puzzle: sokoban
+notation: seed-004
+level: |
+  # # # # # #
+  # * * B S #
+  # W B # * #
+  # * * * S #
+  # # # # # #
+target: |
+  # # # # # #
+  # * * * B #
+  # * * # * #
+  # W * * B #
+  # # # # # #
+"""
+
+
+def test_seed_004_s_own_maps_and_target_read_as_the_player_goal_level() -> None:
+    """The seed's start and target maps as it prints them: 11 moves, as seed-004-player-goal."""
+    model = loads(SEED_004_MAPS)
+    worker = load(SOK / "seed-004-player-goal.yaml")
+    assert (model.lines, model.player_goal) == (worker.lines, worker.player_goal)
+    assert solve(model).plan.cost == 11
+    no_target = loads(SEED_004_MAPS.split("target:")[0])
+    assert no_target.player_goal is None and solve(no_target).plan.cost == 9
+    with pytest.raises(ModelError, match=r":6: field 'level': unknown character 'X' at row 3"):
+        loads(SEED_004_MAPS.replace("# W B # * #", "# W B # X #"))
+    with pytest.raises(ModelError, match="field 'target': its boxes stand elsewhere"):
+        loads(SEED_004_MAPS.replace("# * * * B #\n  # * * #", "# * * B * #\n  # * * #"))
+    with pytest.raises(ModelError, match="field 'target': only used with notation: seed-004"):
+        loads(level("#####\n#@$.#\n#####", target="x"))

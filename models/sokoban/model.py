@@ -47,6 +47,8 @@ YAML (`puzzle: sokoban`):
       #@$.#
       #####
     player_goal       optional [row, col], 0-based: the player must end there too
+    notation          xsb (default), or seed-004: the rows in seed 004's letters, and `target:`
+                      its map of where the boxes and the worker must end (notation.py)
     name, description, metric (moves|pushes), max_moves (the cap, in the metric's unit),
     expect            optimal_moves, optimal_pushes, solvable, valid_plans (checked by the tests)
 Collection files (.xsb/.sok) are read by `load_collection(path, level)`.

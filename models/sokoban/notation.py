@@ -13,13 +13,14 @@ in the way) never change: a box on a goal there (`*` sealed in a wall pocket, as
 is simply kept, the level's other boxes and goals are played as usual; a box off a goal or an
 empty goal out there makes the level unsolvable (`Sokoban.unsolvable_reason`), not invalid.
 
-Collection files (`.xsb`, `.sok`, plain text) hold many levels: a level is a run of board
-lines (lines made only of XSB characters and holding at least one `#`); anything else is
-metadata. A level's title is, in order of preference, a `Title: ...` line after it (the SOK
-convention), else the first comment (`; 12`) or free-text line of the metadata block that
-belongs to it: the block before it when the file opens with such a block and ends with a board,
-the block after it otherwise. `Key: value` lines (Author:, Comment:, ...) are never titles.
-Run-length encoded boards (digits, `|` row separators) are not read.
+Collection files (`.xsb`, `.sok`, `.txt`, standard input) hold many levels: a level is a run of
+board lines (`_board_rows`: rows holding a wall, run-length rows expanded); anything else is
+metadata, whose titles `read_collection` gives to the level they belong to. `Key: value` lines
+(Author:, Comment:, ...) other than Title: are never titles.
+
+YAML files may also state a level in seed 004's letters (`notation: seed-004`: W worker, B box,
+S storage, * floor, # wall, spaces between cells) with its goal as a `target:` map: the boxes'
+end cells are the goals, the worker's end cell the player's goal.
 """
 from __future__ import annotations
 
@@ -38,7 +39,11 @@ if TYPE_CHECKING:
     from puzzleplan.models.sokoban.model import Sokoban
 
 EXPECT_KEYS = ("optimal_moves", "optimal_pushes", "solvable", "valid_plans")
-KEYS = ("puzzle", "name", "description", "level", "player_goal", "metric", "max_moves", "expect")
+KEYS = ("puzzle", "name", "description", "notation", "level", "target", "player_goal", "metric", "max_moves",
+        "expect")
+# seed 004's letters: W the worker, B a box, S a storage cell (a goal), * floor, # wall; its maps
+# put a space between cells, which carry no meaning here (its floor is '*')
+SEED_004 = {"W": PLAYER, "B": BOX, "S": GOAL, "*": " ", WALL: WALL}
 
 Fail = Callable[[str, "int | None"], ModelError]
 
@@ -142,23 +147,78 @@ def parse_level(rows: Sequence[str], fail: Fail = _default_fail) -> Level:
 
 # -- YAML ----------------------------------------------------------------------------------------
 def read_document(doc: Document) -> SokobanSpec:
-    """The spec of a YAML document (`level: |` and the XSB rows)."""
+    """The spec of a YAML document (`level: |` and the XSB rows, or with `notation: seed-004`
+    seed 004's letters and its `target:` map)."""
     doc.check_keys(KEYS)
-    text = doc.get("level")
-    if not isinstance(text, str):
-        raise doc.error("level", "expected the level as rows of XSB characters (write `level: |` and the rows "
-                                 "below it, indented)")
-    rows, first = split_rows(text)
+    seed = doc.choice("notation", ("xsb", "seed-004"), "xsb") == "seed-004"
+    if doc.has("target") and not seed:
+        raise doc.error("target", "only used with notation: seed-004 (XSB levels give player_goal:)")
+    rows, first = _level_rows(doc, "level")
 
     def fail(message: str, row: int | None) -> ModelError:
         line = doc.value_line("level", first + row) if row is not None else doc.line("level")
         return doc.error("level", message, line=line)
 
+    target = None
+    if seed:
+        rows = _from_seed_004(doc, "level", rows, first)
+        if doc.has("target"):
+            target = _from_seed_004(doc, "target", *_level_rows(doc, "target"))
+            rows = _with_target_goals(doc, rows, target)
     level = parse_level(rows, fail)
-    player_goal = _player_goal(doc, level)
+    player_goal = _player_goal(doc, level) if target is None else _target_worker(doc, level, target)
     common = doc.common(METRICS, EXPECT_KEYS)
     return SokobanSpec(level, player_goal, common.metric, common.name, common.description, common.max_moves,
                        common.expect)
+
+
+def _level_rows(doc: Document, key: str) -> tuple[list[str], int]:
+    text = doc.get(key)
+    if not isinstance(text, str):
+        raise doc.error(key, f"expected the level as rows of XSB characters (write `{key}: |` and the rows "
+                             "below it, indented)")
+    return split_rows(text)
+
+
+def _from_seed_004(doc: Document, key: str, rows: list[str], first: int) -> list[str]:
+    """Seed 004's rows (`# W B # * #`) as XSB rows; an unknown letter named with its line."""
+    out = []
+    for r, row in enumerate(rows):
+        cells = row.replace(" ", "")
+        bad = next((ch for ch in cells if ch not in SEED_004), None)
+        if bad is not None:
+            raise doc.error(key, f"unknown character {quote(bad)} at row {r + 1}; seed 004's notation has W worker, "
+                                 "B box, S storage, * floor, # wall", line=doc.value_line(key, first + r))
+        out.append("".join(SEED_004[ch] for ch in cells))
+    return out
+
+
+def _with_target_goals(doc: Document, rows: list[str], target: list[str]) -> list[str]:
+    """The level's rows with its goals where the target map's boxes stand (seed 004 states its
+    goal as a whole target state); its storage cells, when it marks any, must be those."""
+    shape = [len(r) for r in rows]
+    if [len(r) for r in target] != shape or any(
+            (a == WALL) != (b == WALL) for row, aim in zip(rows, target) for a, b in zip(row, aim)):
+        raise doc.error("target", "expected the level's map with the worker and the boxes where they must end "
+                                  "(the same walls)")
+    goals = {(r, c) for r, row in enumerate(target) for c, ch in enumerate(row) if ch == BOX}
+    marked = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == GOAL}
+    if marked and marked != goals:
+        raise doc.error("target", "its boxes stand elsewhere than the level's storage cells (S)")
+    return ["".join((GOAL if ch == " " else ch) if (r, c) in goals else ch for c, ch in enumerate(row))
+            for r, row in enumerate(rows)]
+
+
+def _target_worker(doc: Document, level: Level, target: list[str]) -> tuple[int, int] | None:
+    """The worker's cell in the target map (the player's goal); no W: anywhere."""
+    if doc.has("player_goal"):
+        raise doc.error("player_goal", "the target map gives the worker's end cell already")
+    found = [(r, c) for r, row in enumerate(target) for c, ch in enumerate(row) if ch == PLAYER]
+    if len(found) > 1:
+        raise doc.error("target", "more than one worker (W)")
+    if found and found[0] not in set(level.region):
+        raise doc.error("target", "the worker ends outside the walls around it")
+    return found[0] if found else None
 
 
 def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
