@@ -6,6 +6,8 @@ strings. A built model is sealed: immutable, changed only into a new model (`wit
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any
 
@@ -101,24 +103,26 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
           level: str | None = None) -> Model:
     """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments);
     `level` picks one of several XSB levels."""
-    try:
-        doc = parse_document(text, source)
-    except ModelError:
-        levels = _xsb_levels(text, source, overrides, level)
-        if levels is None:
-            raise
+    levels = _xsb_levels(text, source, overrides, level)
+    if levels is not None:
         return levels
+    doc = parse_document(text, source)
     if level is not None:
         raise ModelError(f"{source}: --level is for level collections; this is one YAML puzzle")
     doc.override(overrides or {})
     return from_document(doc)
 
 
+_PUZZLE_KEY = re.compile(r"^puzzle\s*:", re.MULTILINE)
+
+
 def _xsb_levels(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:
-    """The Sokoban level of XSB text that is no YAML puzzle; None when it holds no level."""
+    """The Sokoban level of XSB text (no `puzzle:` key, within a collection's size, holding a
+    level); None for anything else, which is read as YAML."""
+    from puzzleplan.models.document import MAX_COLLECTION_BYTES
     from puzzleplan.models.sokoban.model import Sokoban
     from puzzleplan.models.sokoban.notation import collection_level, read_collection
-    if not read_collection(text):
+    if len(text) > MAX_COLLECTION_BYTES or _PUZZLE_KEY.search(text) or not read_collection(text):
         return None
     return _sealed(Sokoban.from_spec(collection_level(source, level, overrides, text=text)))
 
