@@ -106,9 +106,10 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
     levels = _xsb_levels(text, source, overrides, level)
     if levels is not None:
         return levels
-    doc = parse_document(text, source)
     if level is not None:
-        raise ModelError(f"{source}: --level is for level collections; this is one YAML puzzle")
+        raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels as text); "
+                         "this text holds no XSB level")
+    doc = parse_document(text, source)
     doc.override(overrides or {})
     return from_document(doc)
 
