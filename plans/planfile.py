@@ -139,11 +139,38 @@ def is_fd_text(text: str) -> bool:
 _PIECE = re.compile(r"[\s,;]+|(?:([0-9]+)[\s,;]*)?([lurdLURD])")   # separators as in every family's plans
 
 
+_COMMENT_LINE = re.compile(r"^[ \t]*;[^\n]*", re.MULTILINE)          # `; solution by ...`
+_LABEL = re.compile(r"^[ \t]*(?![lurdLURD]*:)[A-Za-z][A-Za-z0-9 ,()/=-]*:", re.MULTILINE)   # `Solution:`
+_GROUP = re.compile(r"([0-9]+)\(([^()]*)\)")                        # `2(lu)` = `lulu`
+
+
+def _lurd_body(text: str) -> str:
+    """LURD text without what solution files put around the moves: comment lines (`;` first), a
+    label ending in `:` before them, and repeated groups expanded (`2(lu)` = `lulu`, innermost
+    first; columns on a line with a group count in the expanded text)."""
+    text = _LABEL.sub(lambda m: " " * len(m.group(0)), _COMMENT_LINE.sub(lambda m: " " * len(m.group(0)), text))
+
+    def repeated(m: re.Match[str]) -> str:
+        times = int(m.group(1)) if len(m.group(1)) <= 9 else MAX_LURD_MOVES + 1
+        if times * len(m.group(2)) > MAX_LURD_MOVES:
+            raise PlanNotationError(f"the group {m.group(0)[:24]!r} repeats to more than {MAX_LURD_MOVES:,} moves")
+        return m.group(2) * times
+    while True:
+        expanded = _GROUP.sub(repeated, text)
+        if expanded == text:
+            return expanded
+        if len(expanded) > MAX_LURD_MOVES:
+            raise PlanNotationError(f"the groups repeat to more than {MAX_LURD_MOVES:,} moves")
+        text = expanded
+
+
 def read_lurd(text: str) -> list[str]:
     """LURD text to one letter a step: spaces, commas, semicolons and line breaks anywhere (also
     between a count and its letter, where a wrapped solution may break), a count before a
-    letter repeats it (`3r` = `rrr`). PlanNotationError naming the line and column of anything
-    else."""
+    letter repeats it (`3r` = `rrr`), groups repeat (`2(lu)`), and comment lines and a
+    `Solution:` label are skipped (`_lurd_body`). PlanNotationError naming the line and column
+    of anything else."""
+    text = _lurd_body(text)
     moves: list[str] = []
     at = 0
     while at < len(text):

@@ -165,6 +165,15 @@ def test_lurd_reads_run_lengths_wrapped_lines_and_one_move() -> None:
     assert check_plan(load(SOKOBAN / "first-push.yaml"), "R").valid      # one move
 
 
+def test_lurd_skips_comment_lines_and_a_label_and_repeats_groups() -> None:
+    """What solution files put around the moves: `; ...` lines, `Solution:`, `2(lu)` groups."""
+    assert read_lurd("; solution by someone\nSolution: urR\n2(lD)ld\n; end\n") == list("urRlDlDld")
+    assert read_lurd("Solution (9 moves, 4 pushes): ur2(R2(l)D)") == list("urRllDRllD")
+    assert read_lurd("u;r;D") == list("urD")                                # a ';' inside a line still separates
+    model = load(SOKOBAN / "two-boxes.yaml")
+    assert check_plan(model, "; from a .sok file\nSolution: urDldRuRurD\n").valid
+
+
 @pytest.mark.parametrize("text, line, column, words", [
     ("urD\nlxdR\n", 2, 2, "'x' is not a LURD move"),
     ("urD 3", 1, 5, "the count '3' repeats no move"),
