@@ -77,6 +77,10 @@ def test_families_draw_their_own_pieces() -> None:
     sokoban = puzzleplan.load(EXAMPLES / "sokoban/seed-004.yaml")
     fills = [e.get("fill") for e in ET.fromstring(render(sokoban)).iter(f"{SVG}rect")]
     assert fills.count("#c8894b") + fills.count("#59a14f") == len(sokoban.level.boxes) + len(sokoban.level.sealed)
+    on_goal = puzzleplan.loads("puzzle: sokoban\nlevel: |\n  ######\n  #+$  #\n  ######\n")
+    rings = [e.get("stroke") for e in ET.fromstring(render(on_goal)).iter(f"{SVG}circle")]
+    assert "#d62728" in rings and "#d62728" not in [e.get("stroke") for e in ET.fromstring(render(sokoban)).iter(
+        f"{SVG}circle")]   # a player on a goal wears the goal's colour; elsewhere not
     for name in ("tiles", "rush-hour", "sokoban", "blocks"):
         assert family_of(puzzleplan.load(next(p for p in EXAMPLE_FILES if p.parent.name == name))).picture
 

@@ -3,7 +3,7 @@
 It reads the position from the model's own XSB picture of the state (`model.render`), so what
 is drawn is exactly what the text shows, sealed boxes outside the player's area included; the
 floor is drawn on the cells the player's walls enclose (`model.cells`). A player goal (seed 004)
-is a dashed ring.
+is a dashed ring; a player standing on a goal has a ring of the goal's colour.
 """
 from __future__ import annotations
 
@@ -51,8 +51,9 @@ def draw(model: Any, state: int) -> Scene:
         x, y = grid.x_of(c), grid.y_of(r)
         if ch in "$*" and (r, c) in inside:
             _box(scene, x, y, ch == "*")
-        elif ch in "@+":
-            scene.add(Circle(x + cell / 2, y + cell / 2, cell * 0.32, fill=PLAYER, stroke="#24405e", stroke_width=2))
+        elif ch in "@+":   # on a goal ('+') the player wears the goal's colour as a ring: the mark is under it
+            ring = (palette.GOAL, 4) if ch == "+" else ("#24405e", 2)
+            scene.add(Circle(x + cell / 2, y + cell / 2, cell * 0.32, fill=PLAYER, stroke=ring[0], stroke_width=ring[1]))
             scene.add(Circle(x + cell / 2, y + cell * 0.42, cell * 0.1, fill="#ffffff"))
     return scene
 
