@@ -113,6 +113,25 @@ def test_seed_003_s_notation_refuses_stray_text() -> None:
         loads("puzzle: rush-hour\nvehicles: '((cervene 2 3 2 h) junk (sive 2 5 5 h))'\n")
 
 
+BIRD_G1 = "[(17, 18), (1, 15), (2, 9), (3, 10), (4, 11), (5, 6), (12, 19), (13, 27), (24, 26), (31, 38), (33, 34), " \
+          "(36, 37), (40, 41)]"
+
+
+def test_bird_s_cell_numbering_reads_as_seed_001_writes_g1() -> None:
+    """Seed 001's g1 in its own notation (rows of 7 cell numbers, the primary first) is the board
+    examples/rush-hour/bird-g1.yaml holds, converted by hand."""
+    g1 = load(RH / "bird-g1.yaml")
+    for cells in (f'"{BIRD_G1}"', "[[17, 18], [1, 15], [2, 9], [3, 10], [4, 11], [5, 6], [12, 19], [13, 27], [24, 26], "
+                                  "[31, 38], [33, 34], [36, 37], [40, 41]]"):
+        model = loads(f"puzzle: rush-hour\ncells: {cells}\n")
+        assert model.grid() == g1.grid() and model.vehicles[model.primary].name == "A"
+    for bad, words in [("[(17, 18), (1, 16)]", "share neither a row nor a column"),
+                       ("[(17, 18), (18, 19)]", "overlaps vehicle A"), ("[(6, 7)]", "both on the board"),
+                       ("[(1, 15), (17, 18)]", "must be horizontal"), ("[(17, 18)] junk", "Bird's state")]:
+        with pytest.raises(Exception, match=words):
+            loads(f'puzzle: rush-hour\ncells: "{bad}"\n')
+
+
 BAD = {
     "overlap": ("vehicles:\n  - A 2 3 1 h\n  - B 3 1 2 v\n", ["overlaps 'A'"]),
     "off_board": ("vehicles:\n  - A 2 3 1 h\n  - B 3 5 2 v\n", ["runs off the 6x6 board"]),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 NAME_POOL = "BCDEFGHIJKLMNPQRSTUVWYZ"
 EXPECT_KEYS = ("optimal", "optimal_step", "optimal_slide", "solvable", "reachable", "valid_plans")
-KEYS = ("puzzle", "name", "description", "board", "vehicles", "typed", "types", "primary", "rows", "cols",
+KEYS = ("puzzle", "name", "description", "board", "vehicles", "typed", "cells", "types", "primary", "rows", "cols",
         "walls", "exit", "metric", "max_moves", "expect")
 
 
@@ -45,14 +45,16 @@ class RushHourSpec:
 def read_document(doc: Document) -> RushHourSpec:
     """The spec of a YAML document in any of the three notations."""
     doc.check_keys(KEYS)
-    given = [k for k in ("board", "vehicles", "typed") if doc.has(k)]
+    given = [k for k in ("board", "vehicles", "typed", "cells") if doc.has(k)]
     if len(given) != 1:
-        raise doc.error(given[1] if given else None,
-                        "expected exactly one of board:, vehicles:, typed:" + (f" (got {', '.join(given)})" if given else ""))
+        raise doc.error(given[1] if given else None, "expected exactly one of board:, vehicles:, typed:, cells:"
+                        + (f" (got {', '.join(given)})" if given else ""))
     if given[0] == "board":
         rows, cols, vehicles, walls, primary = _read_grid(doc)
     elif given[0] == "vehicles":
         rows, cols, vehicles, walls, primary = _read_vehicle_list(doc)
+    elif given[0] == "cells":
+        rows, cols, vehicles, walls, primary = _read_cells(doc)
     else:
         rows, cols, vehicles, walls, primary = _read_typed(doc)
     if given[0] != "vehicles":
@@ -242,6 +244,54 @@ def _parts(item: Any) -> list[str]:
     if isinstance(item, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in item):
         return [str(x) for x in item]
     return []
+
+
+# -- Bird's cells (seed 001) ---------------------------------------------------------------------
+BIRD_WIDTH = 7              # Bird numbers a 6x6 board's cells in rows of 7: 1-6, 8-13, ..., 36-41
+_PAIR = re.compile(r"\(\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\)")
+
+
+def _read_cells(doc: Document):
+    """Seed 001's state: `[(17, 18), (1, 15), ...]`, each vehicle its rear and front cell in
+    Bird's numbering, the primary first (text, or a YAML list of [rear, front] pairs). The
+    vehicles are named A (the primary), B, C, ... in order."""
+    value = doc.get("cells")
+    if isinstance(value, str):
+        body = value.strip()
+        pairs = [(int(a), int(b)) for a, b in _PAIR.findall(body)]
+        if not pairs or _PAIR.sub("", body).strip(" ,[]\n\t"):
+            raise doc.error("cells", "expected Bird's state, a list of (rear, front) cell pairs: [(17, 18), (1, 15), ...]")
+    elif isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in p) for p in value) and value:
+        pairs = [(p[0], p[1]) for p in value]
+    else:
+        raise doc.error("cells", f"expected Bird's state, a list of (rear, front) cell pairs, got {describe(value)}")
+    if len(pairs) > len(NAME_POOL) + 1:
+        raise doc.error("cells", f"more than {len(NAME_POOL) + 1} vehicles; use the vehicles: notation")
+    vehicles: list[Vehicle] = []
+    taken: dict[tuple[int, int], str] = {}
+    for i, (rear, front) in enumerate(pairs):
+        name = "A" if i == 0 else NAME_POOL[i - 1]
+        where = f"vehicle {i} ({rear}, {front})"
+        if not all(1 <= x <= 6 * BIRD_WIDTH - 1 and x % BIRD_WIDTH for x in (rear, front)) or rear >= front:
+            raise doc.error("cells", f"{where}: expected a rear cell before its front cell, both on the board "
+                                     "(1-6, 8-13, ..., 36-41)")
+        horizontal = front - rear < BIRD_WIDTH
+        if not horizontal and (front - rear) % BIRD_WIDTH:
+            raise doc.error("cells", f"{where}: its cells share neither a row nor a column")
+        length = front - rear + 1 if horizontal else (front - rear) // BIRD_WIDTH + 1
+        if length < 2:
+            raise doc.error("cells", f"{where}: a vehicle covers at least 2 cells")
+        row, col = divmod(rear, BIRD_WIDTH)
+        v = Vehicle.at(name, length, horizontal, row, col - 1)
+        for cell in v.cells():
+            if cell in taken:
+                raise doc.error("cells", f"{where} overlaps vehicle {taken[cell]}")
+            taken[cell] = name
+        vehicles.append(v)
+    if not vehicles[0].horizontal:
+        raise doc.error("cells", "the first vehicle (the primary) must be horizontal, its exit on the right")
+    return 6, 6, vehicles, [], 0
 
 
 # -- typed grid (seed 000) ---------------------------------------------------------------------
