@@ -432,3 +432,42 @@ def test_the_delete_relaxation_never_calls_a_solvable_task_unsolvable(task: Task
     ever = {(v, x) for state in seen for v, x in enumerate(state)}
     if any(f not in ever for f in task.goal) and all(len(a.pre) <= 1 and len(a.eff) == 1 for a in task.actions):
         assert fact is not None   # single-fact moves: the relaxation is exact about which facts ever hold
+
+
+def test_polled_stops_a_call_without_checkpoints_at_the_limit() -> None:
+    """checkpoints.polled: a timer calls the run's poll inside a long pure-Python call (as
+    unified-planning's reader and grounder are), and its LimitReached ends the call."""
+    import time
+    from puzzleplan.models.task.checkpoints import checkpoints, polled
+    from puzzleplan.plans.core.context import LimitReached, SearchContext
+    from puzzleplan.plans.core.types import Limits
+    ctx = SearchContext(Limits(time_limit=0.2))
+
+    def busy() -> int:
+        stop = time.monotonic() + 20
+        while time.monotonic() < stop:
+            pass
+        return 0
+    with checkpoints(ctx.poll), pytest.raises(LimitReached):
+        polled(busy)
+    assert ctx.elapsed() < 20
+    assert polled(lambda: 7) == 7    # no poll installed: the call as it is
+
+
+def test_a_large_pddl_stops_at_the_time_limit_while_it_is_read(capsys, tmp_path: Path) -> None:
+    """Visit-all on a 14x14 grid: reading and grounding take seconds; the limit ends them (exit 3)."""
+    n = 14
+    cells = [f"c{i}-{j}" for i in range(n) for j in range(n)]
+    links = [f"(connected c{i}-{j} c{i + di}-{j + dj})" for i in range(n) for j in range(n)
+             for di, dj in ((0, 1), (1, 0), (0, -1), (-1, 0)) if 0 <= i + di < n and 0 <= j + dj < n]
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain visit) (:requirements :typing) (:types place)\n"
+        "(:predicates (connected ?x ?y - place) (at-robot ?x - place) (visited ?x - place))\n"
+        "(:action move :parameters (?a ?b - place) :precondition (and (at-robot ?a) (connected ?a ?b))\n"
+        " :effect (and (at-robot ?b) (not (at-robot ?a)) (visited ?b))))\n")
+    (tmp_path / "p.pddl").write_text(f"(define (problem va) (:domain visit) (:objects {' '.join(cells)} - place)\n"
+                                     f"(:init (at-robot c0-0) (visited c0-0) {' '.join(links)})\n"
+                                     f"(:goal (and {' '.join(f'(visited {c})' for c in cells)})))\n")
+    (tmp_path / "va.yaml").write_text("puzzle: pddl\ndomain: d.pddl\nproblem: p.pddl\n")
+    code, _, err = run_cli(capsys, "solve", tmp_path / "va.yaml", "--time-limit", "0.3")
+    assert code == 3 and "time limit of 0.3 s reached" in err

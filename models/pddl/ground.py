@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 from puzzleplan.models.base import ModelError
 from puzzleplan.models.task.ir import Task, TaskError, Variable, action
-from puzzleplan.models.task.checkpoints import checkpoint
+from puzzleplan.models.task.checkpoints import checkpoint, polled
 
 MAX_GROUND_TUPLES = 100_000     # parameter tuples the grounder may enumerate (about 1 ms each)
 
@@ -154,22 +154,25 @@ def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int
     """(move name, preconditions, effects, cost) of each ground action unified-planning keeps."""
     from unified_planning.engines import CompilationKind
     from unified_planning.plans import ActionInstance
+    from puzzleplan.plans.core.context import LimitReached
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             try:
-                result = _grounder(prune=True).compile(problem, CompilationKind.GROUNDING)
+                result = polled(lambda: _grounder(prune=True).compile(problem, CompilationKind.GROUNDING))
             except ValueError:
                 # unified-planning 1.3's pruning by static facts removes an object twice when a
                 # parameter appears in two static preconditions and the object satisfies neither
                 # (list.remove fails): ground every tuple instead (bounded by MAX_GROUND_TUPLES);
                 # the actions a false static fact rules out are dropped below all the same
-                result = _grounder(prune=False).compile(problem, CompilationKind.GROUNDING)
+                result = polled(lambda: _grounder(prune=False).compile(problem, CompilationKind.GROUNDING))
+        except LimitReached:
+            raise
         except Exception as exc:  # e.g. a cost function without a value for some tuple
             raise ModelError(f"{where} grounding failed: {type(exc).__name__}: {str(exc)[:160]}") from None
     metrics = [m for m in result.problem.quality_metrics if m.is_minimize_action_costs()]
     metric = metrics[0] if metrics else None
-    checkpoint()   # unified-planning's grounding cannot be interrupted; the run's limits are looked at around it
+    checkpoint()
     raw = []
     for ground in result.problem.actions:
         checkpoint()

@@ -66,8 +66,12 @@ def parse(domain: Source, problem: Source) -> Any:
     """The unified-planning Problem of the two texts (ModelError naming the file and line)."""
     _check_domain_names(domain, problem)
     from unified_planning.io import PDDLReader
+    from puzzleplan.models.task.checkpoints import polled
+    from puzzleplan.plans.core.context import LimitReached
     try:
-        return PDDLReader().parse_problem_string(domain.text, problem.text)
+        return polled(lambda: PDDLReader().parse_problem_string(domain.text, problem.text))   # seconds on a large problem
+    except LimitReached:
+        raise
     except Exception as exc:  # the reader raises pyparsing's, UP's and plain Python errors alike
         culprit = problem
         try:

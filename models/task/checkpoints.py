@@ -9,9 +9,13 @@ import it.
 """
 from __future__ import annotations
 
+import signal
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 _poll: ContextVar[Callable[[], None] | None] = ContextVar("checkpoint_poll", default=None)
 
@@ -34,4 +38,28 @@ def checkpoint() -> None:
         poll()
 
 
-__all__ = ["checkpoint", "checkpoints"]
+POLL_SECONDS = 0.1   # how often `polled` looks at the limits during a call without checkpoints
+
+
+def polled(work: Callable[[], T]) -> T:
+    """`work()`, a library call with no checkpoints of its own (unified-planning's PDDL reader
+    and grounder), stopped at the run's limits all the same: in the main thread, where Python
+    runs signal handlers, a timer calls the poll every POLL_SECONDS, and its LimitReached
+    surfaces inside `work` (between two bytecodes of its Python code). Elsewhere, or without a
+    poll, `work()` as it is, the checkpoints around it looking at the limits."""
+    poll = _poll.get()
+    if poll is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return work()
+
+    def look(signum: int, frame: object) -> None:
+        poll()
+    previous = signal.signal(signal.SIGALRM, look)
+    signal.setitimer(signal.ITIMER_REAL, POLL_SECONDS, POLL_SECONDS)
+    try:
+        return work()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+__all__ = ["checkpoint", "checkpoints", "polled"]
