@@ -27,10 +27,10 @@ def load_model(args: argparse.Namespace) -> Any:
     """The puzzle of `args.file` (its --level), under --metric when one is given; `-` is
     standard input, read once."""
     level = getattr(args, "level", None)
-    if args.file == "-" and level is None:
+    if args.file == "-":
         text = read_stdin()
         def reload(overrides: dict[str, Any] | None) -> Any:
-            return loads(text, STDIN, overrides)
+            return loads(text, STDIN, overrides, level)
     else:
         def reload(overrides: dict[str, Any] | None) -> Any:
             return load(args.file, overrides, level=level)
