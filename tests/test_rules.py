@@ -373,6 +373,14 @@ def test_bad_rules_name_file_line_and_field(tmp_path: Path, case: tuple) -> None
     assert words in message, message
 
 
+def test_a_cost_over_the_cap_names_the_file_line_and_field(tmp_path: Path) -> None:
+    text = ("puzzle: rules\nvariables: {a: 0..3}\ninit: {a: 0}\ngoal: {a: 3}\nactions:\n  up:\n"
+            "    requires: [a < 3]\n    effects: {a: a + 1}\n    cost: 100000000000000000000\n")
+    message = _error(tmp_path, text)
+    assert message.startswith(f"{tmp_path / 'bad.yaml'}:9: field 'actions.up.cost'"), message
+    assert "the cost must be a whole number from 0 to 1,000,000" in message
+
+
 def test_effect_leaving_its_domain_names_the_action_and_parameters(tmp_path: Path) -> None:
     text = JUGS.replace("    requires: water[j] < capacity[j]\n", "", 1).replace("water[j]: capacity[j]",
                                                                                      "water[j]: water[j] + 1")

@@ -28,7 +28,7 @@ from puzzleplan.models.rules.expressions import truth
 from puzzleplan.models.rules.frames import (LOOP_STEPS, Budget, BudgetExceeded, ExprError, Frame, NeedVar, Value, norm,
                                             show)
 from puzzleplan.models.rules.file import Rules
-from puzzleplan.models.task.ir import Action, Task, Variable, action
+from puzzleplan.models.task.ir import MAX_ACTION_COST, Action, Task, Variable, action
 
 MAX_ASSIGNMENTS = 200_000      # parameter assignments of one schema
 MAX_EVALUATIONS = 200_000      # evaluations of schema parts in one grounding
@@ -89,8 +89,8 @@ class _Grounding:
                         return None
             where = schema.path + ("cost",)
             cost = 1 if self.unit or schema.cost is None else schema.cost(frame)
-            if isinstance(cost, bool) or not isinstance(cost, int) or cost < 0:
-                raise ExprError(f"the cost must be a whole number >= 0, got {quote(cost)}")
+            if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= MAX_ACTION_COST:
+                raise ExprError(f"the cost must be a whole number from 0 to {MAX_ACTION_COST:,}, got {quote(cost)}")
             where = schema.path + ("name",)
             name = schema.move_name(frame)
         except _EffectError as exc:
