@@ -3,6 +3,7 @@ stated optimum), the `puzzle: pddl` family (examples, errors, plan text), and a 
 IR -> PDDL -> IR on random tasks."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -314,6 +315,13 @@ def test_costs_without_a_metric_count_one_a_move_as_fast_downward_does(tmp_path:
                                      "problem: p.pddl\n")
     result = solve(load(tmp_path / "f.yaml"))
     assert result.plan.length == result.plan.cost == 7
+    # nor does the checker (the validator on the lifted problem) read the counter or `length`
+    # then, even left undefined in :init
+    bare = re.sub(r"\(= \((?:total-cost|length [a-z ]+)\) [0-9]+\)", "", problem).replace(
+        "(:metric minimize (total-cost))", "")
+    assert "(= (" not in bare
+    (tmp_path / "p.pddl").write_text(bare)
+    assert solve(load(tmp_path / "f.yaml")).plan.length == 7
 
 
 def test_an_object_in_no_static_fact_of_two_preconditions_grounds() -> None:

@@ -35,9 +35,9 @@ def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tu
     from unified_planning.engines import SequentialPlanValidator
     from unified_planning.engines.results import FailedValidationReason, ValidationResultStatus
     problem = _problem(*model.pddl_texts)
-    steps = [_instance(problem, i, token) for i, token in enumerate(tokens, 1)]
-    without_goal = problem.clone()   # applicability and cost first, whatever the goal
+    without_goal = _as_checked(problem)   # applicability and cost first, whatever the goal
     without_goal.clear_goals()
+    steps = [_instance(without_goal, i, token) for i, token in enumerate(tokens, 1)]
     validator = SequentialPlanValidator()
     # its problem-kind check refuses numeric fluents left undefined in :init (`length` of routes
     # no action sails), which the plans never read; a read of one would still fail below
@@ -55,8 +55,26 @@ def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tu
     if problem.quality_metrics:
         [value] = result.metric_evaluations.values()
         cost = int(value)
-    reached = validator.validate(problem, up_plans.SequentialPlan(steps)).status is ValidationResultStatus.VALID
+    with_goal = _as_checked(problem)
+    moves = [_instance(with_goal, i, token) for i, token in enumerate(tokens, 1)]
+    reached = validator.validate(with_goal, up_plans.SequentialPlan(moves)).status is ValidationResultStatus.VALID
     return reached, cost
+
+
+def _as_checked(problem: Any) -> Any:
+    """A copy of the problem to validate on (the moves must name its own actions). Without
+    `(:metric minimize (total-cost))` the cost counter means nothing (Fast Downward counts 1 a
+    move): its increases go, so an undefined (total-cost) or cost function cannot fail a move."""
+    copy = problem.clone()
+    if problem.quality_metrics:
+        return copy
+    for action in copy.actions:
+        kept = [e for e in action.effects if not (e.fluent.is_fluent_exp() and e.fluent.fluent().name == "total-cost")]
+        if len(kept) != len(action.effects):
+            action.clear_effects()
+            for effect in kept:
+                action._add_effect_instance(effect)   # unified-planning has no public call to re-add one
+    return copy
 
 
 def _instance(problem: Any, index: int, token: str) -> Any:
