@@ -193,7 +193,11 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
     (COSTLY, COSTLY_PROBLEM, "d.pddl", "cost must be a whole number from 0 to 1,000,000"),
     (GOOD_DOMAIN, COSTLY_PROBLEM.replace("(:domain d)", "(:domain  ; the wrong one\n  blocks-world)"), "p.pddl:2:",
      "the problem is for domain 'blocks-world', but the domain file defines"),   # was read against it silently
-], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large", "another-domain"])
+    (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(onn c d)"), "p.pddl:", "unknown predicate onn in (onn c d)"),
+    (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c)"), "p.pddl:", "on takes 2 arguments, got 1"),
+    (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "unknown object or constant e"),
+], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large", "another-domain",
+        "unknown-predicate", "arity", "unknown-object-said-so"])
 def test_bad_pddl_is_one_line_naming_the_file(capsys, tmp_path: Path, domain, problem, where, words) -> None:
     path = _wrapper(tmp_path, domain, problem)
     code, out, err = run_cli(capsys, "solve", path)

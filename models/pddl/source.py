@@ -96,6 +96,22 @@ def _uncommented(text: str) -> str:
     return re.sub(r";[^\n]*", lambda m: " " * len(m.group(0)), text)
 
 
+# unified-planning's wordings, said in PDDL's terms; the group named `name` is looked up for a line
+_REWORDED = [
+    (re.compile(r"^'(?P<name>[^'\s]+)'$"), "unknown type or name {name}"),
+    (re.compile(r"^Name (?P<name>\S+) already defined!.*"), "the name {name} is defined twice"),
+    (re.compile(r"^Not able to handle: (?P<expr>\((?P<name>[^\s()]+).*\))$"),
+     "unknown predicate {name} in {expr}"),
+    (re.compile(r"^Found invalid expression: (?P<name>[^\s.]+)\.?$"), "unknown object or constant {name}"),
+    (re.compile(r"^Undefined name found: (?P<name>[^\s.]+)\.?$"), "unknown name {name} (no parameter, object or "
+                                                                      "constant is called so)"),
+    (re.compile(r"^UPTypeError\(\"The expression '(?P<name>[^(']+)\((?P<args>[^']*)\)' is not well-formed\"\)$"),
+     "({name} {args}) does not fit the types of {name}'s parameters"),
+    (re.compile(r"^UPExpressionDefinitionError\('In FluentExp, fluent: (?P<name>\S+) has arity (?P<arity>\d+) "
+                r"but (?P<given>\d+) parameters were passed\.'\)$"), "{name} takes {arity} arguments, got {given}"),
+]
+
+
 def _error(source: Source, exc: Exception) -> ModelError:
     text = str(exc).strip() or type(exc).__name__
     line = getattr(exc, "lineno", None)
@@ -103,8 +119,21 @@ def _error(source: Source, exc: Exception) -> ModelError:
         found = _LINE.search(text)
         line = int(found.group(1)) if found else None
     message = _NOISE.sub("", text.splitlines()[0] if text else "").strip() or type(exc).__name__
+    for pattern, words in _REWORDED:
+        m = pattern.match(message)
+        if m:
+            fields = m.groupdict()
+            message = words.format(**{k: v.replace(",", "") if k == "args" else v for k, v in fields.items()})
+            line = line or _line_of(source.text, fields["name"])
+            break
     hint = _requirement_hint(source.text)
     return ModelError(f"{source.at(line)} PDDL: {shorten(message, 160)}{hint}")
+
+
+def _line_of(text: str, name: str) -> int | None:
+    """The first line where `name` stands as a whole word (PDDL names: case aside), comments aside."""
+    found = re.search(rf"(?<![\w?-]){re.escape(name)}(?![\w-])", _uncommented(text), re.IGNORECASE)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
 
 
 def _requirement_hint(text: str) -> str:
