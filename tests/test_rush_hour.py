@@ -220,3 +220,10 @@ def test_heuristic_admissible(model) -> None:
         assert model.h(model.initial()) <= result.plan.length
         astar = solve(model, "astar", Request())
         assert astar.plan.length == result.plan.length
+
+
+def test_show_gives_a_legend_when_the_boards_draw_other_names_than_the_plan_s(capsys) -> None:
+    code, out, _ = run_cli(capsys, "solve", RH / "seed-003-card.yaml", "--show")
+    assert code == 0 and "legend:  A red, B orange, C yellow" in out
+    code, out, _ = run_cli(capsys, "solve", RH / "walls.yaml", "--show")
+    assert code == 0 and "legend:" not in out      # its vehicles are named by their letters

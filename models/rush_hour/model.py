@@ -190,6 +190,13 @@ class RushHour(ModelBase):
         pool = iter(ch for ch in "BCDEFGHIJKLMNPQRSTUVWYZ" + "abcdefghijklmnpqrstuvwyz")
         return ["A" if v == self.primary else next(pool) for v in range(len(names))]
 
+    def legend(self) -> str:
+        """Which grid letter draws which vehicle, when the names are not the letters
+        (`A red, B orange, ...`); empty when they are."""
+        names = [v.name for v in self.vehicles]
+        letters = self.letters()
+        return "" if letters == names else ", ".join(f"{letter} {name}" for letter, name in zip(letters, names))
+
     def grid(self, state: bytes | None = None) -> list[str]:
         state = self.initial() if state is None else state
         cells = [["."] * self.cols for _ in range(self.rows)]

@@ -50,6 +50,9 @@ def print_result(model: Any, result: Result, show: bool, colour: str = "auto") -
     if show and result.plan is not None:
         states = states_along(model, result.plan.moves)
         paint = painter(model, colour)
+        legend = getattr(model, "legend", None)   # boards that draw pieces by other names than the moves'
+        if legend is not None and legend():
+            print(f"legend:  {legend()}")
         for i, state in enumerate(states):
             label = "start" if i == 0 else f"move {i}: {result.plan.moves[i - 1]}"
             print(f"\n{label}\n{paint(state)}")
