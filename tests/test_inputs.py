@@ -56,6 +56,7 @@ def test_stdin_holds_one_yaml_puzzle_or_xsb_levels(capsys, monkeypatch) -> None:
     _stdin(monkeypatch, "; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
     code, out, _ = run_cli(capsys, "solve", "-", "--level", "B")
     assert code == 0 and "plan:    RR" in out
+    _stdin(monkeypatch, "; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
     code, out, _ = run_cli(capsys, "solve", "-", "--level", "B", "--metric", "pushes")   # standard input read once
     assert code == 0 and "2 pushes, 2 moves" in out
 
