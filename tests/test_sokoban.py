@@ -489,3 +489,9 @@ def test_seed_004_s_own_maps_and_target_read_as_the_player_goal_level() -> None:
         loads(SEED_004_MAPS.replace("# * * * B #\n  # * * #", "# * * B * #\n  # * * #"))
     with pytest.raises(ModelError, match="field 'target': only used with notation: seed-004"):
         loads(level("#####\n#@$.#\n#####", target="x"))
+
+
+def test_the_moves_metric_says_the_pushes_are_as_found(capsys) -> None:
+    from helpers import run_cli
+    code, out, _ = run_cli(capsys, "solve", SOK / "seed-004.yaml")
+    assert code == 0 and "status:  optimal: 9 moves, 4 pushes (pushes not minimised), proved optimal" in out
