@@ -29,7 +29,9 @@ from puzzleplan.models.base import ModelError
 from puzzleplan.models.task.ir import Task, TaskError, Variable, action
 from puzzleplan.models.task.checkpoints import checkpoint, polled
 
-MAX_GROUND_TUPLES = 100_000     # parameter tuples the grounder may enumerate (about 1 ms each)
+# parameter tuples the grounder may enumerate before its static pruning (about 0.1-1 ms each);
+# within it the run's time and memory limits stop a grounding that takes long (checkpoints.polled)
+MAX_GROUND_TUPLES = 1_000_000
 
 # What unified-planning's problem kind may say for the fragment read here.
 ALLOWED_FEATURES = frozenset({

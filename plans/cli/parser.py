@@ -290,6 +290,7 @@ def _tool_commands(sub: Any) -> None:
     p.add_argument("--metric")
     p.add_argument("--dump", action="store_true", help="print the variables, initial state, goal and every action")
     p.add_argument("--json", action="store_true")
+    _limits(p, searches=False)   # a large grounding or a user class enumerated stops at them
 
     p = sub.add_parser("families", help="what runs on each family and metric: engines, encodings, exports, checker")
     p.add_argument("--json", action="store_true")
