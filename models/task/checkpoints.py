@@ -13,7 +13,7 @@ import signal
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -51,8 +51,10 @@ def polled(work: Callable[[], T]) -> T:
     if poll is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return work()
 
-    def look(signum: int, frame: object) -> None:
-        poll()
+    def look(signum: int, frame: Any) -> None:
+        # not inside a finaliser, where Python would print the limit and swallow it: the next tick raises
+        if frame is None or frame.f_code.co_name != "__del__":
+            poll()
     previous = signal.signal(signal.SIGALRM, look)
     signal.setitimer(signal.ITIMER_REAL, POLL_SECONDS, POLL_SECONDS)
     try:
