@@ -103,27 +103,35 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
           level: str | None = None) -> Model:
     """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments);
     `level` picks one of several XSB levels."""
-    levels = _xsb_levels(text, source, overrides, level)
-    if levels is not None:
-        return levels
+    try:
+        doc: Document | None = parse_document(text, source)
+        failure: ModelError | None = None
+    except ModelError as exc:   # XSB rows are comments to YAML: nothing, or a single value
+        doc, failure = None, exc
+    if (doc is None and not _PUZZLE_KEY.search(text)) or (doc is not None and "puzzle" not in doc.data):
+        levels = _xsb_levels(text, source, overrides, level)
+        if levels is not None:
+            return levels
     if level is not None:
         raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels as text); "
                          "this text holds no XSB level")
-    doc = parse_document(text, source)
+    if failure is not None:
+        raise failure
+    assert doc is not None
     doc.override(overrides or {})
     return from_document(doc)
 
 
-_PUZZLE_KEY = re.compile(r"^puzzle\s*:", re.MULTILINE)
+_PUZZLE_KEY = re.compile(r"""^\s*["']?puzzle["']?\s*:""", re.MULTILINE)   # a YAML puzzle that failed: its error stands
 
 
 def _xsb_levels(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:
-    """The Sokoban level of XSB text (no `puzzle:` key, within a collection's size, holding a
-    level); None for anything else, which is read as YAML."""
+    """The Sokoban level of text that is no YAML puzzle (no mapping with a `puzzle:` key) but
+    holds XSB levels within a collection's size; None otherwise."""
     from puzzleplan.models.document import MAX_COLLECTION_BYTES
     from puzzleplan.models.sokoban.model import Sokoban
     from puzzleplan.models.sokoban.notation import collection_level, read_collection
-    if len(text) > MAX_COLLECTION_BYTES or _PUZZLE_KEY.search(text) or not read_collection(text):
+    if len(text) > MAX_COLLECTION_BYTES or not read_collection(text):
         return None
     return _sealed(Sokoban.from_spec(collection_level(source, level, overrides, text=text)))
 

@@ -247,6 +247,9 @@ ONE, TWO, THREE = "#####\n#@$.#\n#####\n", "######\n#@$ .#\n######\n", "#######\
     (f"Collection X\nAuthor: Foo\n\n{ONE}Level A\n\n{TWO}Level B\n", ["Level A", "Level B"]),    # titles below
     (f"Title: foo\n{ONE}", ["foo"]),
     (f"; 1\n\n{ONE}\n; 2\n\n{TWO}\n; 3\n\n{THREE}\n; end of file\n", ["1", "2", "3"]),   # Microban's layout
+    (f"{ONE}; Alpha\n{TWO}; Beta\n", ["Alpha", "Beta"]),                  # each title right under its level
+    (f"#### Microban ####\n\n; 1\n{ONE}\n; 2\n{TWO}", ["1", "2"]),           # a banner of walls is no level
+    (f"#1\n{ONE}\n#2\n{TWO}", ["#1", "#2"]),                                # `#1` titles, not run lengths
 ])
 def test_collection_titles_name_the_level_they_belong_to(tmp_path: Path, text: str, titles: list) -> None:
     from puzzleplan.models.sokoban.notation import read_collection
@@ -271,7 +274,7 @@ def test_a_collection_row_with_a_mistake_is_named_not_taken_for_a_title(tmp_path
     assert str(info.value).startswith(f"{path}:{line}: level 1: {words}")
 
 
-@pytest.mark.parametrize("text", ["5#\n#@$.#\n5#\n", "; rle\n5#|#@$.#|5#\n", "5#|#-@$.#|5#\n"])
+@pytest.mark.parametrize("text", ["5#\n#@$.#\n5#\n", "; rle\n5#|#@$.#|5#\n", "6#|#-@$.#|6#\n", "6#|#-pb.#|6#\n"])
 def test_run_length_levels_read(tmp_path: Path, text: str) -> None:
     path = tmp_path / "rle.xsb"
     path.write_text(text)
@@ -281,12 +284,17 @@ def test_run_length_levels_read(tmp_path: Path, text: str) -> None:
 
 def test_xsb_text_on_standard_input_and_in_txt_files(tmp_path: Path) -> None:
     assert solve(loads(ONE), "bfs").plan.cost == 1
+    quoted = loads('"puzzle": sokoban\nmax_moves: 3\nlevel: |\n  ######\n  #@$ .#\n  ######\n')
+    assert quoted.max_moves == 3 and quoted.cols == 6      # YAML with a quoted key stays YAML (its cap kept)
     assert loads(f"; A\n{ONE}\n; B\n{TWO}", level="B").start_state() == loads(TWO).start_state()
     with pytest.raises(ModelError, match="holds 2 levels"):
         loads(f"; A\n{ONE}\n; B\n{TWO}")
     txt = tmp_path / "levels.txt"
     txt.write_text(f"; A\n{ONE}\n; B\n{TWO}")
     assert load(txt, level="B").family == "sokoban"
+    numbered = tmp_path / "numbered.txt"      # a title starting with a number is no database line
+    numbered.write_text(f"1000 Kilometres\n\n{ONE}\n12 Boxes\n\n{TWO}")
+    assert load(numbered, level="12 Boxes").family == "sokoban"
     database = tmp_path / "rush.txt"
     database.write_text("# Fogleman's format\n49 CCCBDEFGGBDEFoAADEHHIooooJIoKKoJLLMM 24132\n")
     assert load(database, level="1").family == "rush-hour"

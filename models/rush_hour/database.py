@@ -15,6 +15,8 @@ metric the figures count in, unless --metric says otherwise.
 """
 from __future__ import annotations
 
+import math
+
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -103,13 +105,24 @@ def load_collection(path: str | Path, level: str | int | None = None,
     return RushHour.from_spec(read_document(doc))
 
 
+def is_database_line(line: str) -> bool:
+    """`MOVES BOARD [CLUSTER]` with the board a square of board characters (36 for 6x6)."""
+    fields = line.split()
+    if len(fields) not in (2, 3) or not all(_WHOLE.match(f) for f in fields[:1] + fields[2:]):
+        return False
+    board = fields[1]
+    side = math.isqrt(len(board))
+    return side >= 2 and side * side == len(board) and all(ch.isalpha() or ch == "." for ch in board)
+
+
 def claims(path: str | Path) -> bool:
-    """Whether a .txt file opens with a database line (`MOVES BOARD CLUSTER`), comments aside."""
+    """Whether a .txt file opens with a database line, comments aside (else it may be
+    another family's, e.g. Sokoban levels titled `1000 Kilometres`)."""
     try:
         for number, line in _lines(Path(path)):
             fields = line.split()
             if fields and not fields[0].startswith("#"):
-                return len(fields) >= 2 and bool(_WHOLE.match(fields[0]))
+                return is_database_line(line)
             if number > 1_000:
                 return False
     except ModelError:

@@ -59,8 +59,6 @@ squares, freeze test, matchings) <- model.py (this module). The model is immutab
 """
 from __future__ import annotations
 
-import re
-
 from collections import deque
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -94,7 +92,8 @@ def claims(path: str | Path) -> bool:
             head = handle.read(SNIFF_BYTES).decode("utf-8", "replace")
     except OSError:
         return False
-    if any(re.match(r"\s*[0-9]+\s+\S{4,}", line) for line in head.splitlines()):
+    from puzzleplan.models.rush_hour.database import is_database_line
+    if any(is_database_line(line) for line in head.splitlines()):
         return False
     return bool(read_collection(head))
 

@@ -241,28 +241,33 @@ def _player_goal(doc: Document, level: Level) -> tuple[int, int] | None:
 
 # -- collections ---------------------------------------------------------------------------------
 _KEY_VALUE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$")
-_RLE = re.compile(r"[0-9|]")                     # run lengths (`5#`) or row breaks (`|`) of an RLE level
-_RLE_LINE = re.compile(r"[0-9|#@$.*+ _\-pPbB]+\Z")
-_RUN = re.compile(r"([0-9]+)(.)")
+_RLE_CELL = "#@$.*+_\\-pPbB"                       # an RLE row's cells: XSB's, and p P b B for @ + $ *
+_RLE_LINE = re.compile(rf"(?:[0-9]+[{_RLE_CELL}]|[{_RLE_CELL} ]|\|)+\Z")   # a count runs a cell, never a space
+_RUN = re.compile(rf"([0-9]+)([{_RLE_CELL}])")
+_RLE_LETTERS = str.maketrans("pPbB", "@+$*")
 MAX_RUN = 1_000                                   # one RLE run: far beyond any level's width
+MAX_STRAY = 2                                     # characters outside XSB a row with a mistake may hold
 
 
 def _board_rows(line: str) -> list[str] | None:
     """The level rows a file line holds, None for a line of metadata (titles, comments).
 
-    A row is a line holding a wall whose characters are all XSB, or that starts and ends with a
-    wall (a row with a mistake in it belongs to its level, so the level's reader names the
-    character, rather than the row passing for a comment). A run-length line (`4#|#@$.#`, as
-    collections compress levels) is expanded: a count repeats the character after it, `|`
-    breaks the row."""
+    A row is a line holding a wall whose characters are all XSB; or one framed by walls with at
+    most MAX_STRAY other characters among mostly XSB ones (a row with a mistake belongs to its
+    level, whose reader names the character, rather than passing for a comment; a banner such
+    as `#### Microban ####` stays metadata). A run-length line (`4#|#p$.#|5#`, as collections
+    compress levels: a count repeats the cell after it, `|` breaks the row, p P b B are
+    @ + $ *) is expanded; `#1` or `-- #5 --` are titles, not runs."""
     text = line.rstrip()
     body = text.strip()
     if not body or body.startswith(";") or WALL not in body:
         return None
-    if _RLE.search(body) and _RLE_LINE.match(body):
-        expanded = _RUN.sub(lambda m: m.group(2) * min(int(m.group(1)), MAX_RUN), body)
+    if any(ch.isdigit() or ch == "|" for ch in body) and _RLE_LINE.match(body):
+        expanded = _RUN.sub(lambda m: m.group(2) * min(int(m.group(1)), MAX_RUN), body).translate(_RLE_LETTERS)
         return [row.rstrip() for row in expanded.split("|")]
-    if all(ch in XSB_CHARS for ch in text) or (body[0] == WALL and body[-1] == WALL and not _KEY_VALUE.match(body)):
+    stray = sum(ch not in XSB_CHARS for ch in text)
+    if stray == 0 or (body[0] == WALL and body[-1] == WALL and stray <= MAX_STRAY and 4 * stray <= len(body)
+                      and not _KEY_VALUE.match(body)):
         return [text]
     return None
 
@@ -338,7 +343,10 @@ def read_collection(text: str) -> list[_Entry]:
     while len(gaps) <= len(entries):
         gaps.append([])
     n = len(entries)
-    assigned = [_explicit(gaps[i + 1]) or _touching(gaps[i], gaps[i + 1]) for i in range(n)]
+    # a paragraph touching two levels goes to the one below, unless the file's ends say titles
+    # sit under their levels: its last level touches one below it, its first none above it
+    down = not (gaps[n] and gaps[n][0].after_board and not (gaps[0] and gaps[0][-1].before_board))
+    assigned = [_explicit(gaps[i + 1]) or _touching(gaps[i], gaps[i + 1], down) for i in range(n)]
     before = _titles_above(gaps, n)
     for i, entry in enumerate(entries):
         entry.title = assigned[i] or _by_layout(gaps, i, before)
@@ -354,14 +362,15 @@ def _explicit(after: list[_Paragraph]) -> str:
     return next((t for p in after for kind, t in p.items if kind == "title"), "")
 
 
-def _touching(above: list[_Paragraph], below: list[_Paragraph]) -> str:
+def _touching(above: list[_Paragraph], below: list[_Paragraph], down: bool) -> str:
     """The title of a paragraph the level touches: the one just above it (a `Title:` line, else
-    its last comment, nearest the board) before the one just below (its first comment)."""
-    if above and above[-1].before_board:
+    its last comment, nearest the board) before the one just below (its first comment); one
+    touching levels on both sides belongs to the level below when `down`, else above."""
+    if above and above[-1].before_board and (down or not above[-1].after_board):
         named = [t for kind, t in above[-1].items if kind == "title"] or _comments(above[-1])[-1:]
         if named:
             return named[0]
-    if below and below[0].after_board and not below[0].before_board and _comments(below[0]):
+    if below and below[0].after_board and (not down or not below[0].before_board) and _comments(below[0]):
         return _comments(below[0])[0]
     return ""
 
