@@ -465,6 +465,26 @@ def test_polled_stops_a_call_without_checkpoints_at_the_limit() -> None:
     assert ctx.elapsed() < 20
     assert polled(lambda: 7) == 7    # no poll installed: the call as it is
 
+    def swallowing() -> int:          # a library turning every Exception into its own error
+        try:
+            return busy()
+        except Exception as exc:
+            raise SyntaxError("the library's own error") from exc
+    with checkpoints(SearchContext(Limits(time_limit=0.2)).poll), pytest.raises(LimitReached):
+        polled(swallowing)
+    import signal
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0 and signal.getsignal(signal.SIGALRM) in (
+        signal.SIG_DFL, signal.default_int_handler, None)   # restored
+    previous = signal.signal(signal.SIGALRM, lambda *_: None)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)      # a timer of the caller's: left alone
+        with checkpoints(SearchContext(Limits(time_limit=0.01)).poll):
+            assert polled(lambda: 7) == 7
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 20
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
 
 def test_a_large_pddl_stops_at_the_time_limit_while_it_is_read(capsys, tmp_path: Path) -> None:
     """Visit-all on a 14x14 grid: reading and grounding take seconds; the limit ends them (exit 3)."""

@@ -41,27 +41,62 @@ def checkpoint() -> None:
 POLL_SECONDS = 0.1   # how often `polled` looks at the limits during a call without checkpoints
 
 
+class _Stopped(BaseException):
+    """A limit the timer met inside a call: a BaseException, so the library's own `except
+    Exception` (unified-planning turns errors into syntax errors) lets it through."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
+def _in_finaliser(frame: Any, depth: int = 32) -> bool:
+    """Whether the code running is inside a `__del__` (a few calls deep at most)."""
+    while frame is not None and depth:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
+
+
 def polled(work: Callable[[], T]) -> T:
     """`work()`, a library call with no checkpoints of its own (unified-planning's PDDL reader
     and grounder), stopped at the run's limits all the same: in the main thread, where Python
-    runs signal handlers, a timer calls the poll every POLL_SECONDS, and its LimitReached
-    surfaces inside `work` (between two bytecodes of its Python code). Elsewhere, or without a
-    poll, `work()` as it is, the checkpoints around it looking at the limits."""
+    runs signal handlers, a timer calls the poll every POLL_SECONDS, and what it raises
+    (LimitReached) surfaces inside `work` (between two bytecodes of its Python code). Elsewhere,
+    without a poll, or when a timer of the caller's is set (it is left alone), `work()` as it
+    is, the checkpoints around it looking at the limits. A library stopped so may keep state
+    of the call it was in: the run is meant to end."""
     poll = _poll.get()
-    if poll is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (poll is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
         return work()
+    armed = [True]
 
     def look(signum: int, frame: Any) -> None:
-        # not inside a finaliser, where Python would print the limit and swallow it: the next tick raises
-        if frame is None or frame.f_code.co_name != "__del__":
-            poll()
+        # not once disarmed, nor inside a finaliser, where Python would print and swallow it;
+        # it stops at most once (disarming itself), so nothing can interrupt the restoring below
+        if armed[0] and not _in_finaliser(frame):
+            try:
+                poll()
+            except Exception as exc:
+                armed[0] = False
+                raise _Stopped(exc) from None
     previous = signal.signal(signal.SIGALRM, look)
-    signal.setitimer(signal.ITIMER_REAL, POLL_SECONDS, POLL_SECONDS)
-    try:
-        return work()
-    finally:
+
+    def restore() -> None:
+        armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, POLL_SECONDS, POLL_SECONDS)
+            return work()
+        finally:
+            restore()
+    except _Stopped as stopped:   # from `work`, or a tick just before `restore` began: restore again
+        restore()
+        raise stopped.cause from None
 
 
 __all__ = ["checkpoint", "checkpoints", "polled"]
