@@ -35,7 +35,7 @@ What `import puzzleplan` gives:
             workers=None, limits=None, **limit keywords) -> list[Trial]
                                                 every encoding x solver at one horizon (default:
                                                 the native optimum), as `puzzleplan compare`
-    export(model, to="pddl", output=".", horizon=None, encoding=None, goal=None, limits=None,
+    export(model, to, output, horizon=None, encoding=None, goal=None, limits=None,
            **limit keywords) -> list[Path]      files for outside tools: pddl (a folder), dimacs
                                                 (with its variable map) or cpsat at a horizon
     decode(model, map_text, solution_text) -> list[str]   an outside SAT model of a dimacs export
@@ -285,7 +285,7 @@ def compare(model: Any, horizon: int | None = None, encodings: list[str] | None 
                                                 remaining=remaining, memory_mb=limits.memory_mb)]
 
 
-def export(model: Any, to: str = "pddl", output: Any = ".", horizon: int | None = None,
+def export(model: Any, to: str, output: Any, horizon: int | None = None,
            encoding: str | None = None, goal: str | None = None, limits: "Limits | None" = None,
            **keywords: Any) -> list[Any]:
     """Write the puzzle for outside tools, as `puzzleplan export`: "pddl" (domain.pddl and
