@@ -326,6 +326,10 @@ def test_costs_without_a_metric_count_one_a_move_as_fast_downward_does(tmp_path:
     assert "(= (" not in bare
     (tmp_path / "p.pddl").write_text(bare)
     assert solve(load(tmp_path / "f.yaml")).plan.length == 7
+    # with the metric but no (= (total-cost) 0): the counter starts at 0, as planners take it
+    (tmp_path / "p.pddl").write_text(problem.replace("(= (total-cost) 0)", ""))
+    result = solve(load(tmp_path / "f.yaml"))
+    assert (result.plan.length, result.plan.cost) == (8, 12)
 
 
 def test_an_object_in_no_static_fact_of_two_preconditions_grounds() -> None:

@@ -9,11 +9,12 @@ validates them on the lifted problem read again from `pddl_texts`, never on this
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from puzzleplan.models.document import Document
 from puzzleplan.models.pddl.ground import ground_task
-from puzzleplan.models.pddl.source import parse, source_of
+from puzzleplan.models.pddl.source import counter_from_zero, parse, source_of
 from puzzleplan.models.task.ir import State
 from puzzleplan.models.task.model import TaskModel
 
@@ -35,6 +36,7 @@ class PddlModel(TaskModel):
         common = doc.common(METRICS, EXPECT_KEYS)
         doc.text("domain"), doc.text("problem")      # both named before either file is read
         domain, problem = source_of(doc, "domain"), source_of(doc, "problem")
+        problem = replace(problem, text=counter_from_zero(problem.text))
         parsed = parse(domain, problem)
         task = ground_task(parsed, common.name or parsed.name, domain.at(None), problem.at(None))
         model = cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,

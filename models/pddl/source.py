@@ -81,6 +81,22 @@ def parse(domain: Source, problem: Source) -> Any:
         raise _error(culprit, exc) from None
 
 
+_TOTAL_COST_METRIC = re.compile(r"\(\s*:metric\s+minimize\s+\(\s*total-cost\s*\)\s*\)", re.IGNORECASE)
+_TOTAL_COST_START = re.compile(r"\(\s*=\s*\(\s*total-cost\s*\)", re.IGNORECASE)
+_INIT = re.compile(r"\(\s*:init\b", re.IGNORECASE)
+
+
+def counter_from_zero(text: str) -> str:
+    """A problem minimising total-cost without `(= (total-cost) 0)` in :init gets it (on the
+    same line, so lines keep their numbers): the counter starts at 0, as planners take it;
+    unified-planning would otherwise read a metric on the final value of an undefined number."""
+    uncommented = _uncommented(text)
+    if not _TOTAL_COST_METRIC.search(uncommented) or _TOTAL_COST_START.search(uncommented):
+        return text
+    found = _INIT.search(uncommented)
+    return text if found is None else text[:found.end()] + " (= (total-cost) 0)" + text[found.end():]
+
+
 def _check_domain_names(domain: Source, problem: Source) -> None:
     """A problem written for another domain (its `(:domain NAME)` is not the domain's name) is
     refused: unified-planning reads it against whatever domain it is given."""
