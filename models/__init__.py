@@ -67,7 +67,10 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
         raise ModelError(f"{path}: --level is for level collections ({', '.join(suffixes)} files)")
     doc = read_document(path)
     doc.override(overrides or {})
-    return from_document(doc)
+    model = from_document(doc)
+    if not getattr(model, "name", "x") and isinstance(model, ModelBase):   # unnamed: called by its file, as a level is
+        model = model.with_changes(name=Path(path).stem)
+    return model
 
 
 def level_count(path: str | Path) -> int | None:
