@@ -278,7 +278,9 @@ def test_the_checker_validates_on_the_lifted_problem_and_says_why() -> None:
                                                      "all hold")]:
         report = check_plan(gripper, plan)
         assert report.index == 1 and words in report.error, report.error
-    assert check_plan(gripper, "(PICK Ball2 RoomA Right)").error == "after all 1 move the goal is not reached"
+    assert check_plan(gripper, "(PICK Ball2 RoomA Right)").error == (
+        "after all 1 move the goal is not reached: needs (at ball1 roomb) = true (it is false), "
+        "(at ball2 roomb) = true (it is false), (at ball3 roomb) = true (it is false) and 1 more")
     ferry = load(EXAMPLES / "pddl" / "ferry.yaml")
     moves = tokens(ferry.expect["valid_plans"][0])
     assert pddl_checker.replay(ferry, moves) == task_checker.replay(ferry, moves) == (True, 13)   # sail costs `length`

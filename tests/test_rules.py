@@ -306,6 +306,8 @@ def test_the_rules_checker_names_the_requirement_or_invariant_in_the_file_s_word
     report = check_plan(missionaries, ["1m0c>"])
     assert first != "1m0c>" and report.index == 1
     assert "breaks the invariant `missionaries == 0 or missionaries >= cannibals`" in report.error
+    assert check_plan(hanoi, "a>b a>c").error == ("after all 2 moves the goal is not reached: needs on[1] = c (it is "
+                                                  "b), on[3] = c (it is a), on[4] = c (it is a)")
 
 
 # -- bad input: one line naming FILE:LINE and the field ---------------------------------------------

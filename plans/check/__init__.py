@@ -105,13 +105,21 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     within = None if cap is None else cost <= cap
     unit = _unit(model)
     if not reached:
-        return CheckReport(False, len(tokens), f"after all {count(len(tokens), 'move')} the goal is not reached",
-                           within_cap=within, cost=cost, unit=unit)
+        missing = _unmet(model, desc, tokens) if own else ""
+        return CheckReport(False, len(tokens), f"after all {count(len(tokens), 'move')} the goal is not reached"
+                           + (f": {missing}" if missing else ""), within_cap=within, cost=cost, unit=unit)
     if within is False:
         over = metric_count("pushes", cost) if unit == "pushes" else f"costs {cost}"
         return CheckReport(False, len(tokens), f"the plan {'makes ' if unit == 'pushes' else ''}{over}, over the "
                            f"cap of {cap}", goal_reached=True, within_cap=False, cost=cost, unit=unit)
     return CheckReport(True, len(tokens), goal_reached=True, within_cap=within, cost=cost, unit=unit)
+
+
+def _unmet(model: Any, desc: Any, tokens: list[str]) -> str:
+    """What the family's checker says is missing at the end (its module's `unmet`), or ""."""
+    import importlib
+    said = getattr(importlib.import_module(desc.checker.partition(":")[0]), "unmet", None)
+    return said(model, tokens) if said is not None else ""
 
 
 def _unit(model: Any) -> str:

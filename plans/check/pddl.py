@@ -61,6 +61,13 @@ def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tu
     return reached, cost
 
 
+def unmet(model: Any, tokens: Sequence[str]) -> str:
+    """The goal atoms the moves leave unmet (words for `check`; the validator said which moves
+    are legal, the grounded task only names what is missing)."""
+    from puzzleplan.plans.check import task
+    return task.unmet(model, tokens)
+
+
 def _as_checked(problem: Any) -> Any:
     """A copy of the problem to validate on (the moves must name its own actions). Without
     `(:metric minimize (total-cost))` the cost counter means nothing (Fast Downward counts 1 a

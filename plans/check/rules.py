@@ -34,6 +34,25 @@ def _no_state(index: int) -> Any:
 def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tuple[bool, int]:
     """Replay `tokens` on the model's rules file: (goal reached, plan cost); IllegalMove on a bad move."""
     rules = model.rules
+    state, cost = _run(model, tokens)
+    domains = rules.world.domains
+    return all(norm(state[v]) == norm(domains[v][x]) for v, x in rules.goal), cost
+
+
+def unmet(model: Any, tokens: Sequence[str]) -> str:
+    """The goal's variables the moves (legal: replayed before) leave at other values, in words."""
+    rules = model.rules
+    state, _ = _run(model, tokens)
+    domains = rules.world.domains
+    missing = [(v, x) for v, x in rules.goal if norm(state[v]) != norm(domains[v][x])]
+    words = [f"{rules.names[v]} = {norm(domains[v][x])} (it is {norm(state[v])})" for v, x in missing[:3]]
+    return clip("needs " + ", ".join(words) + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""), 200) \
+        if missing else ""
+
+
+def _run(model: Any, tokens: Sequence[str]) -> tuple[list[Any], int]:
+    """The state (values) the moves lead to and their cost; IllegalMove on a bad move."""
+    rules = model.rules
     domains = rules.world.domains
     state = [domains[v][i] for v, i in enumerate(rules.init)]
     fixed, by_state = _names(rules)
@@ -59,8 +78,7 @@ def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tu
             raise IllegalMove(i, token, "ambiguous: moves with different outcomes have this name here")
         [(step_cost, state)] = outcomes.values()
         cost += step_cost
-    reached = all(norm(state[v]) == norm(domains[v][x]) for v, x in rules.goal)
-    return reached, cost
+    return state, cost
 
 
 def _names(rules: Any) -> tuple[dict[str, list[Assignment]], list[Assignment]]:

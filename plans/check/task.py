@@ -45,6 +45,24 @@ def task_of(model: Any) -> Any:
 def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tuple[bool, int]:
     """Replay `tokens` on the model's task: (goal reached, plan cost); IllegalMove on a bad move."""
     task = task_of(model)
+    state, cost = _run(task, tokens)
+    return all(state[v] == x for v, x in task.goal), cost
+
+
+def unmet(model: Any, tokens: Sequence[str]) -> str:
+    """The goal facts the moves (legal: replayed before) leave unmet, in words: what `check`
+    adds to "the goal is not reached"."""
+    task = task_of(model)
+    state, _ = _run(task, tokens)
+    missing = [(v, x) for v, x in task.goal if state[v] != x]
+    words = [f"{task.variables[v].name} = {task.variables[v].values[x]} (it is {task.variables[v].values[state[v]]})"
+             for v, x in missing[:3]]
+    return clip("needs " + ", ".join(words) + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""), 200) \
+        if missing else ""
+
+
+def _run(task: Any, tokens: Sequence[str]) -> tuple[list[int], int]:
+    """The state the moves lead to and their cost; IllegalMove on a bad move."""
     fold = task.family == "pddl"
     by_name: dict[str, list[Any]] = {}
     for action in task.actions:
@@ -65,8 +83,7 @@ def replay(model: Any, tokens: Sequence[str], notation: str | None = None) -> tu
         for v, x in action.eff:
             state[v] = x
         cost += action.cost
-    reached = all(state[v] == x for v, x in task.goal)
-    return reached, cost
+    return state, cost
 
 
 def _why_not(task: Any, state: list[int], meanings: list[Any]) -> str:
