@@ -510,3 +510,27 @@ def test_a_large_pddl_stops_at_the_time_limit_while_it_is_read(capsys, tmp_path:
     for command in ("solve", "compile"):
         code, _, err = run_cli(capsys, command, tmp_path / "va.yaml", "--time-limit", "0.3")
         assert code == 3 and "time limit of 0.3 s reached" in err, command
+
+
+def test_a_reading_the_limit_stopped_leaves_the_next_one_sound(monkeypatch) -> None:
+    """unified-planning's walkers are shared by the process: a reading or grounding stopped at a
+    limit mid-walk left them holding it, and the next one failed (KeyError: connected(a, b) on
+    blocks after visit-all). Stopped at many points, every next load still gives the task."""
+    import puzzleplan.models.task.checkpoints as cp
+    from puzzleplan.plans.core.context import LimitReached
+    monkeypatch.setattr(cp, "POLL_SECONDS", 0.0005)
+    path = EXAMPLES / "pddl" / "gripper.yaml"
+    task = load(path).task
+    for after in range(1, 120):
+        calls = [after]
+
+        def poll() -> None:
+            calls[0] -= 1
+            if calls[0] <= 0:
+                raise LimitReached("time limit", "time limit")
+        try:
+            with cp.checkpoints(poll):
+                load(path)
+        except LimitReached:
+            pass
+        assert load(path).task == task, after

@@ -27,7 +27,8 @@ from typing import Any, Iterable
 
 from puzzleplan.models.base import ModelError
 from puzzleplan.models.task.ir import Task, TaskError, Variable, action
-from puzzleplan.models.task.checkpoints import checkpoint, polled
+from puzzleplan.models.pddl.source import stoppable
+from puzzleplan.models.task.checkpoints import checkpoint
 
 # parameter tuples the grounder may enumerate before its static pruning (about 0.1-1 ms each);
 # within it the run's time and memory limits stop a grounding that takes long (checkpoints.polled)
@@ -161,13 +162,13 @@ def _ground_actions(problem: Any, where: str) -> list[tuple[str, dict, dict, int
         warnings.simplefilter("ignore")
         try:
             try:
-                result = polled(lambda: _grounder(prune=True).compile(problem, CompilationKind.GROUNDING))
+                result = stoppable(lambda: _grounder(prune=True).compile(problem, CompilationKind.GROUNDING))
             except ValueError:
                 # unified-planning 1.3's pruning by static facts removes an object twice when a
                 # parameter appears in two static preconditions and the object satisfies neither
                 # (list.remove fails): ground every tuple instead (bounded by MAX_GROUND_TUPLES);
                 # the actions a false static fact rules out are dropped below all the same
-                result = polled(lambda: _grounder(prune=False).compile(problem, CompilationKind.GROUNDING))
+                result = stoppable(lambda: _grounder(prune=False).compile(problem, CompilationKind.GROUNDING))
         except LimitReached:
             raise
         except Exception as exc:  # e.g. a cost function without a value for some tuple

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from puzzleplan.models.base import ModelError, shorten
 from puzzleplan.models.document import Document, read_text
 
+T = TypeVar("T")
 MAX_PDDL_BYTES = 4_000_000          # one domain or problem file
 _LINE = re.compile(r"line:?\s*(\d+)", re.IGNORECASE)
 _NOISE = re.compile(r"\s*\(at char \d+\),?|\s*,?\s*\(line:\s*\d+, col:\s*\d+\)|\s*(?:From|found at) line: .*$")
@@ -66,10 +67,9 @@ def parse(domain: Source, problem: Source) -> Any:
     """The unified-planning Problem of the two texts (ModelError naming the file and line)."""
     _check_domain_names(domain, problem)
     from unified_planning.io import PDDLReader
-    from puzzleplan.models.task.checkpoints import polled
     from puzzleplan.plans.core.context import LimitReached
     try:
-        return polled(lambda: PDDLReader().parse_problem_string(domain.text, problem.text))   # seconds on a large problem
+        return stoppable(lambda: PDDLReader().parse_problem_string(domain.text, problem.text))   # seconds on a large one
     except LimitReached:
         raise
     except Exception as exc:  # the reader raises pyparsing's, UP's and plain Python errors alike
@@ -95,6 +95,27 @@ def counter_from_zero(text: str) -> str:
         return text
     found = _INIT.search(uncommented)
     return text if found is None else text[:found.end()] + " (= (total-cost) 0)" + text[found.end():]
+
+
+def stoppable(work: Callable[[], T]) -> T:
+    """A call into unified-planning that the run's limits stop (checkpoints.polled). A call so
+    stopped leaves its shared walkers mid-walk (their stacks hold the interrupted walk, and the
+    next grounding in this process met it as a KeyError): whatever ends the call, they are
+    emptied."""
+    from puzzleplan.models.task.checkpoints import polled
+    try:
+        return polled(work)
+    except BaseException:
+        _empty_walkers()
+        raise
+
+
+def _empty_walkers() -> None:
+    from unified_planning.environment import get_environment
+    for part in vars(get_environment()).values():
+        stack = getattr(part, "stack", None)
+        if isinstance(stack, list):
+            stack.clear()
 
 
 def _check_domain_names(domain: Source, problem: Source) -> None:

@@ -51,11 +51,14 @@ class _Stopped(BaseException):
 
 
 def _in_finaliser(frame: Any, depth: int = 32) -> bool:
-    """Whether the code running is inside a `__del__` (a few calls deep at most)."""
-    while frame is not None and depth:
-        if frame.f_code.co_name == "__del__":
+    """Whether the code running is inside a `__del__` (a few calls deep at most), or right in
+    an `__init__` (an object stopped half-built fails in its own `__del__` later)."""
+    level = 0
+    while frame is not None and level < depth:
+        name = frame.f_code.co_name
+        if name == "__del__" or (name == "__init__" and level < 8):
             return True
-        frame, depth = frame.f_back, depth - 1
+        frame, level = frame.f_back, level + 1
     return False
 
 
