@@ -147,3 +147,24 @@ def test_small_boards_default_to_the_breadth_first_sweep_and_heuristic_options_t
     assert default_engine(eight, Request(options={"heuristic": "manhattan"})) == "idastar"
     found = solve(eight)
     assert found.engine == "bfs" and found.status is Status.OPTIMAL and found.plan.length == 1
+
+
+@pytest.mark.parametrize("text, words", [
+    ("notation: korf\nstart: '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 14'\n",
+     ":3: field 'start': expected each of 0 .. 15 once (the default goal is Korf's 0 1 2 ...): 14 more than once; "
+     "15 missing"),
+    ("notation: korf\nstart: '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16'\n", "16 beyond 15; 15 missing"),
+    ("notation: hex\nstart: '1234 5678 9ABC DE00'\n", "field 'start': expected exactly one blank '0', found 2"),
+    ("start: [[a, 'b c'], [1, _]]\n", "field 'start': a face must be a word without spaces, got 'b c'"),
+    ("start: [[a, ''], [1, _]]\n", "a face must be a word without spaces, got ''"),
+    ("start: |\n  1 2 3\n  4 5 6\n  7 8 _\ngoal: |\n  1 2 3\n  4 5 6\n", "field 'goal': expected a 3x3 board like start, got 2x3"),
+])
+def test_bad_tiles_files_say_what_is_wrong_where(text: str, words: str) -> None:
+    with pytest.raises(ModelError) as info:
+        loads("puzzle: tiles\n" + text, "<t>")
+    assert words in str(info.value), str(info.value)
+
+
+def test_korf_reads_00_as_the_blank() -> None:
+    model = loads("puzzle: tiles\nnotation: korf\nstart: '1 00 2 3'\n")
+    assert model.start_grid == (("1", "_"), ("2", "3"))

@@ -61,11 +61,14 @@ def read(doc: Document, metrics: Sequence[str]) -> TilesFile:
                 raise doc.error(key, "only used with notation: korf (other notations give the size by their rows)")
         start = _grid(doc, "start", notation)
         goal = _grid(doc, "goal", notation) if doc.has("goal") else standard_goal(start)
-    _check_board(doc, "start", start)
-    _check_board(doc, "goal", goal)
+    blank = "'0'" if notation in ("hex", "korf") else f"'{BLANK}'"
+    _check_board(doc, "start", start, blank)
     if (len(start), len(start[0])) != (len(goal), len(goal[0])):
         raise doc.error("goal", f"expected a {len(start)}x{len(start[0])} board like start, "
                                 f"got {len(goal)}x{len(goal[0])}")
+    _check_board(doc, "goal", goal, blank)
+    if notation == "korf" and not doc.has("goal"):
+        _check_korf_permutation(doc, start)
     _check_same_faces(doc, start, goal)
     return TilesFile(start, goal, doc.common(metrics, EXPECT_KEYS))
 
@@ -172,7 +175,7 @@ def _korf_grid(doc: Document, key: str) -> Grid:
         raise doc.error("rows" if rows is None else "cols", "give both rows: and cols: or neither")
     if rows * cols != n:
         raise doc.error(key, f"expected {rows * cols} cells for {rows}x{cols}, got {n}")
-    faces = [BLANK if t == "0" else str(int(t)) for t in tokens]
+    faces = [BLANK if int(t) == 0 else str(int(t)) for t in tokens]
     return tuple(tuple(faces[r * cols:(r + 1) * cols]) for r in range(rows))
 
 
@@ -191,13 +194,31 @@ def _korf_goal(rows: int, cols: int) -> Grid:
     return tuple(tuple(faces[r * cols:(r + 1) * cols]) for r in range(rows))
 
 
-def _check_board(doc: Document, key: str, grid: Grid) -> None:
+def _check_board(doc: Document, key: str, grid: Grid, blank: str = f"'{BLANK}'") -> None:
     rows, cols = len(grid), len(grid[0])
     if not (2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE):
         raise doc.error(key, f"expected a board from 2x2 to {MAX_SIDE}x{MAX_SIDE}, got {rows}x{cols}")
     blanks = sum(row.count(BLANK) for row in grid)
     if blanks != 1:
-        raise doc.error(key, f"expected exactly one blank '{BLANK}', found {blanks}")
+        raise doc.error(key, f"expected exactly one blank {blank}, found {blanks}")
+    odd = next((f for row in grid for f in row if not f or any(ch.isspace() for ch in f)), None)
+    if odd is not None:
+        raise doc.error(key, f"a face must be a word without spaces, got {quote(odd)}")
+
+
+def _check_korf_permutation(doc: Document, start: Grid) -> None:
+    """Korf's start with the default goal holds each of 0 .. n-1 once."""
+    n = len(start) * len(start[0])
+    seen = Counter(0 if f == BLANK else int(f) for row in start for f in row)
+    twice = sorted(k for k, c in seen.items() if c > 1)
+    missing = [k for k in range(n) if k not in seen]
+    beyond = sorted(k for k in seen if k >= n)
+    if twice or missing or beyond:
+        parts = ([f"{', '.join(map(str, twice[:3]))} more than once"] if twice else []) + \
+                ([f"{', '.join(map(str, beyond[:3]))} beyond {n - 1}"] if beyond else []) + \
+                ([f"{', '.join(map(str, missing[:3]))} missing"] if missing else [])
+        raise doc.error("start", f"expected each of 0 .. {n - 1} once (the default goal is Korf's 0 1 2 ...): "
+                                 + "; ".join(parts))
 
 
 def _check_same_faces(doc: Document, start: Grid, goal: Grid) -> None:
