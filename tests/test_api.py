@@ -294,3 +294,14 @@ def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) 
         puzzleplan.export(model, "pddl", tmp_path / "again", horizon=3)
     with pytest.raises(ValueError, match="no encoding 'nope'"):
         puzzleplan.compare(model, encodings=["nope"])
+
+
+def test_partition_reads_as_on_the_command_line_and_check_knows_its_notations() -> None:
+    model = puzzleplan.load(EXAMPLES / "tiles" / "eight-31.yaml")
+    for partition in ("1 2 3 4 / 5 6 7 8", [[1, 2, 3, 4], [5, 6, 7, 8]], [["1", "2", "3", "4"], ["5", "6", "7", "8"]]):
+        assert puzzleplan.solve(model, "idastar", partition=partition).plan.length == 31
+    for empty in ("/", "", []):
+        with pytest.raises(ValueError, match="at least one group"):
+            puzzleplan.solve(model, "idastar", partition=empty)
+    with pytest.raises(ValueError, match="expected blank, digits or tiles"):
+        puzzleplan.check(model, "5 8", notation="bogus")

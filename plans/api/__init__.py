@@ -207,6 +207,10 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
         fields["options"] = {**request.options, **keywords}
     if fields:
         request = replace(request, **fields)
+    if request.options.get("partition") is not None:   # '1 2 3 / 4 5 6' as on the command line, or lists
+        from puzzleplan.plans.core.options import partition_groups
+        request = replace(request, options={**request.options,
+                                            "partition": partition_groups(request.options["partition"])})
     if request.options.get("encoding") is not None:
         _check_encoding(model, request.options["encoding"])
     if request.options:   # their values, and options the engine does not read, refused before any search
@@ -249,6 +253,8 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     or a Plan (or a Result holding one, read in the notation the engines print)."""
     from puzzleplan.plans.check import check_plan
     from puzzleplan.plans.core.types import Plan, Result, plan_moves
+    if notation not in (None, "printed", "blank", "digits", "tiles"):
+        raise ValueError(f"notation: expected blank, digits or tiles (tiles only), or None, got {notation!r}")
     if isinstance(plan, (Plan, Result)):
         return check_plan(model, plan_moves(plan), notation or "printed")
     if not isinstance(plan, (str, list, tuple)):

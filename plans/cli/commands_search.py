@@ -166,7 +166,7 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
     """Request.options from the engine options given (encoders', --heuristic, --partition, --rule,
     --hint)."""
     options = {k: getattr(args, k) for k in PLAIN_OPTIONS if getattr(args, k, None) is not None}
-    asked = {**options, **({"partition": args.partition} if getattr(args, "partition", None) else {})}
+    asked = {**options, **({"partition": args.partition} if getattr(args, "partition", None) is not None else {})}
     # the engine these options go to: without --engine, a heuristic or a partition asks for IDA*
     engine = args.engine or default_engine(model, Request(any_plan=args.any, max_moves=model.max_moves,
                                                           options=asked))
@@ -179,7 +179,7 @@ def _engine_options(args: argparse.Namespace, model: Any) -> dict[str, Any]:
             check_heuristic(model, engine, options["heuristic"])
         except ValueError as exc:
             raise InputError(f"--{exc}") from None
-    if getattr(args, "partition", None):
+    if getattr(args, "partition", None) is not None:
         options["partition"] = _checked_partition(args, model)
     if getattr(args, "rule", None):
         options["rules"] = _checked_rules(args, engine)

@@ -33,7 +33,7 @@ def cmd_pdb(args: argparse.Namespace) -> int:
                          "--time-limit and --memory-limit do")
     model = load_model(args)
     tiles_pdb = pattern_databases(model, f"{args.file}: pdb build")
-    partition = partition_groups(args.partition) if args.partition else None
+    partition = partition_groups(args.partition) if args.partition is not None else None
     with progress_for(args) as display:
         return _pdb_build(args, model, tiles_pdb, partition, command_context(args, display))
 

@@ -141,8 +141,12 @@ def all_pattern_databases() -> list[Any]:
 
 
 def partition_groups(text: str) -> list[list[str]]:
-    """'a b c / d e' -> [['a', 'b', 'c'], ['d', 'e']]."""
-    return [group.split() for group in text.split("/") if group.split()]
+    """--partition 'a b c / d e' -> [['a', 'b', 'c'], ['d', 'e']] (options.partition_groups)."""
+    from puzzleplan.plans.core.options import partition_groups as groups
+    try:
+        return groups(text)
+    except ValueError as exc:
+        raise InputError(f"--partition: {exc}") from None
 
 
 def check_writable(path: str, option: str) -> None:

@@ -99,3 +99,18 @@ def check_options(engine: str, options: dict[str, Any]) -> None:
 
 __all__ = ["ENGINE_OPTIONS", "FLAGS", "READERS", "WHOLE", "bounds", "check_heuristic", "check_options",
            "check_reader", "check_value", "choices", "heuristic_names"]
+
+
+def partition_groups(value: Any) -> list[list[str]]:
+    """Pattern groups as the command line writes them, 'a b c / d e', or as lists of faces
+    (numbers read as their text): [['a', 'b', 'c'], ['d', 'e']]. ValueError for no group."""
+    if isinstance(value, str):
+        groups = [group.split() for group in value.split("/") if group.split()]
+    elif isinstance(value, (list, tuple)) and all(isinstance(g, (list, tuple)) for g in value):
+        groups = [[str(face) for face in group] for group in value if len(group)]
+    else:
+        raise ValueError(f"expected groups of faces split by '/' ('1 2 3 / 4 5 6'), or lists of faces, got {value!r}")
+    if not groups:
+        raise ValueError("expected at least one group of faces ('1 2 3 / 4 5 6'), got none")
+    return groups
+
