@@ -479,7 +479,8 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
                 r = solve_one(model, name, opts, horizon, solver, workers, limit, memory_mb=memory_mb)
                 seconds = time.perf_counter() - started
                 valid = None
-                extra: dict[str, Any] = {}
+                # what the row ran under: the horizon's semantics, and a bound an encoding attaches or could not
+                extra: dict[str, Any] = {"goal": opts.goal, **{k: v for k, v in r.extra.items() if k == "bound"}}
                 if r.moves is not None:
                     report = check_plan(model, r.moves, "printed")
                     valid = report.valid or (report.goal_reached and report.within_cap is False)

@@ -183,3 +183,13 @@ def test_small_pattern_tables_keep_the_proof_on_larger_small_boards(rows: int, c
         if best >= 2:
             assert answer(TilesPatternBound, model, PROOF, best - 2).answer is Answer.UNSAT
         checked += 1
+
+
+def test_a_compare_row_says_its_goal_and_a_bound_its_solver_could_not_take(capsys) -> None:
+    from helpers import run_cli, run_json
+    small = EXAMPLES / "tiles" / "small-2x3.yaml"
+    code, rows = run_json(capsys, "compare", small, "--encodings", "tiles-pdb", "--solvers", "cadical195", "glucose4")
+    assert code == 0 and [r["extra"]["goal"] for r in rows] == ["exact", "exact"]
+    assert not rows[0]["extra"]["bound"].startswith("none") and rows[1]["extra"]["bound"].startswith("none")
+    code, out, _ = run_cli(capsys, "compare", small, "--encodings", "tiles-pdb", "--solvers", "glucose4")
+    assert "(bound: none (this solver takes no external propagator" in out

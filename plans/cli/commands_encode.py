@@ -157,8 +157,10 @@ def _table_line(t: Trial, with_cost: bool) -> str:
         return "-" if row[key] is None else format(row[key], spec)
     length = "" if t.length is None else str(t.length)
     cost = f" {t.extra.get('cost', ''):>5}" if with_cost else ""
+    bound = str(t.extra.get("bound", ""))
+    note = f"  (bound: {bound})" if bound.startswith("none") else ""   # the encoding ran without its bound
     return (f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {shown('variables'):>8} {shown('constraints'):>9} "
-            f"{shown('build_seconds', '.3f'):>8} {shown('solve_seconds', '.3f'):>8} {t.result:>7} {length:>6}{cost}")
+            f"{shown('build_seconds', '.3f'):>8} {shown('solve_seconds', '.3f'):>8} {t.result:>7} {length:>6}{cost}{note}")
 
 
 def _no_horizon(args: argparse.Namespace, why: str) -> int:
