@@ -186,6 +186,17 @@ def test_pdb_build_refuses_a_state_limit_and_reports_ctrl_c_as_a_limit(capsys, m
     assert code == 3 and json.loads(out)["message"] == "interrupted (Ctrl-C)"
 
 
+def test_pdb_build_says_which_tables_stay_in_memory_only(capsys) -> None:
+    eight = str(EXAMPLES / "tiles" / "eight-31.yaml")
+    code, out, _ = run_cli(capsys, "pdb", "build", eight, "--partition", "1 2 3 4 / 5 6 7 8", "--json")
+    data = json.loads(out)
+    assert code == 0 and [row["cached"] for row in data["tables"]] == [False, False] and data["loaded"] == []
+    code, out, _ = run_cli(capsys, "pdb", "build", eight, "--partition", "1 2 3 4 / 5 6 7 8")
+    assert "2 under 65,536 entries kept in memory only" in out
+    code, _, err = run_cli(capsys, "pdb", "build", eight, "--partition", "/")
+    assert code == 2 and "at least one group" in err
+
+
 # -- outputs: special files are written through, a bad second output is refused before the search ---
 
 def test_a_device_or_fifo_output_is_written_through_not_replaced(capsys, tmp_path: Path) -> None:

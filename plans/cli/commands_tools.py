@@ -65,12 +65,19 @@ def _pdb_build(args: argparse.Namespace, model: Any, tiles_pdb: Any, partition: 
             print(f"status:  limit_reached: {why}; nothing was cached for the unfinished tables")
         return EXIT_LIMIT
     ctx.finish()
-    rows = [{"faces": [model.faces[f] for f in t.pattern.faces],
-             "entries": int(t.data.shape[0])} for t in dbs.tables]
+    # tables under MIN_CACHED_ENTRIES are rebuilt faster than read: never written to the cache
+    smallest = tiles_pdb.MIN_CACHED_ENTRIES
+    rows = [{"faces": [model.faces[f] for f in t.pattern.faces], "entries": int(t.data.shape[0]),
+             "cached": t.pattern.entries >= smallest} for t in dbs.tables]
+    loaded = [key for key in (t.pattern.key() for t in dbs.tables) if key not in dbs.built]
     if args.json:
-        print_json({"tables": rows, "seconds": dbs.seconds, "built": dbs.built, "cache": str(tiles_pdb.cache_dir())})
+        print_json({"tables": rows, "seconds": dbs.seconds, "built": dbs.built, "loaded": loaded,
+                    "cache": str(tiles_pdb.cache_dir())})
     else:
-        print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded) "
+        memory_only = sum(not row["cached"] for row in rows)
+        kept = (f"; {memory_only} under {smallest:,} entries kept in memory only, faster to rebuild than to read"
+                if memory_only else "")
+        print(f"{len(dbs.tables)} tables ({len(dbs.built)} built, {len(dbs.tables) - len(dbs.built)} loaded{kept}) "
               f"in {dbs.seconds:.2f} s, cache {tiles_pdb.cache_dir()}")
     return EXIT_OK
 
