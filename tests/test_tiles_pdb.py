@@ -246,6 +246,10 @@ def test_build_then_load_hits_the_cache(private_cache: Path) -> None:
     [entry] = pdb_cache.cache_info()
     assert entry.key == pattern.key() and entry.valid_header and entry.size == built.path.stat().st_size
     assert entry.entries == pattern.entries
+    data = built.path.read_bytes()
+    built.path.write_bytes(data[:len(data) - 100])     # a body cut short under a sound header
+    [entry] = pdb_cache.cache_info()
+    assert not entry.valid_header and entry.size == len(data) - 100
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "header", "empty"])

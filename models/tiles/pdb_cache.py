@@ -258,9 +258,10 @@ def _cache_files(directory: Path, *patterns: str) -> list[Path]:
 
 
 def cache_info(directory: Path | None = None) -> list[CacheEntry]:
-    """Every table file in the cache directory (header checks only; loading verifies the CRC).
-    Files that are not valid tables (damaged headers, links that loop or dangle, directories,
-    unreadable files) are listed with valid_header False and their own size (0 if unknown)."""
+    """Every table file in the cache directory (header and size checks only; loading verifies
+    the CRC). Files that are not valid tables (damaged headers, a body cut short or too long,
+    links that loop or dangle, directories, unreadable files) are listed with valid_header
+    False and their own size (0 if unknown)."""
     directory = directory or cache_dir()
     out = []
     for path in _cache_files(directory, "tiles-*.pdb"):
@@ -269,7 +270,7 @@ def cache_info(directory: Path | None = None) -> list[CacheEntry]:
         except OSError:
             size = 0
         found = read_header(path)
-        if found is None:
+        if found is None or found[1] + found[0]["bytes"] != size:   # a header over a cut (or padded) body
             out.append(CacheEntry(path, size, False))
             continue
         head = found[0]
