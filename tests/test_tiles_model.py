@@ -168,3 +168,8 @@ def test_bad_tiles_files_say_what_is_wrong_where(text: str, words: str) -> None:
 def test_korf_reads_00_as_the_blank() -> None:
     model = loads("puzzle: tiles\nnotation: korf\nstart: '1 00 2 3'\n")
     assert model.start_grid == (("1", "_"), ("2", "3"))
+
+
+def test_the_standard_goal_orders_numbers_by_value_negative_and_decimal_ones_too() -> None:
+    model = loads("puzzle: tiles\nstart: |\n  b 10 B\n  2 _ a\n  -1 1.5 Z\n")
+    assert model.goal_grid == (("-1", "1.5", "2"), ("10", "B", "Z"), ("a", "b", "_"))

@@ -36,6 +36,7 @@ KEYS = ("puzzle", "name", "description", "notation", "start", "goal", "rows", "c
 
 Grid = tuple[tuple[str, ...], ...]
 _KORF_TOKEN = re.compile(r"[0-9]{1,6}\Z")   # cell contents: decimal digits (a 16x16 board needs 3)
+_NUMBER = re.compile(r"-?[0-9]{1,15}(?:\.[0-9]{1,15})?")   # a face the standard goal orders by value
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ def standard_goal(start: Grid) -> Grid:
     """The goal of a grid or hex file without `goal:`: the start's faces in order row by row
     (faces that are numbers by value, then the others alphabetically; repeats kept), blank last."""
     faces = [f for row in start for f in row if f != BLANK]
-    faces.sort(key=lambda f: (0, int(f), f) if f.isascii() and f.isdigit() else (1, 0, f))
+    faces.sort(key=lambda f: (0, float(f), f) if _NUMBER.fullmatch(f) else (1, 0.0, f))
     faces.append(BLANK)
     cols = len(start[0])
     return tuple(tuple(faces[r * cols:(r + 1) * cols]) for r in range(len(start)))
