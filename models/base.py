@@ -148,9 +148,23 @@ class ModelBase:
         object.__setattr__(self, "_sealed", True)
         return self
 
+    @classmethod
+    def checked_metric(cls, metric: Any) -> str:
+        """`metric` when the family has it, else ValueError naming the family's metrics."""
+        if metric not in cls.metrics:
+            raise ValueError(f"metric: expected one of {', '.join(cls.metrics)} for {cls.family or cls.__name__}, "
+                             f"got {metric!r}")
+        return str(metric)
+
     def with_changes(self, **changes: Any) -> "ModelBase":
-        """A new model with some fields replaced (e.g. `max_moves` from the command line)."""
+        """A new model with some fields replaced (e.g. `max_moves` from the command line); a
+        family that builds its model per metric (`with_metric`) gets its metric that way."""
         import copy
+        rebuild = getattr(self, "with_metric", None)
+        if "metric" in changes and rebuild is not None:
+            self = rebuild(self.checked_metric(changes.pop("metric")))
+            if not changes:
+                return self
         twin = copy.copy(self)
         object.__setattr__(twin, "_sealed", False)
         for key, value in changes.items():
@@ -159,6 +173,8 @@ class ModelBase:
             if key == "max_moves":
                 from puzzleplan.plans.core.types import check_cap
                 check_cap(value)
+            if key == "metric":
+                self.checked_metric(value)
             setattr(twin, key, value)
         return twin.seal()
 

@@ -305,3 +305,14 @@ def test_partition_reads_as_on_the_command_line_and_check_knows_its_notations() 
             puzzleplan.solve(model, "idastar", partition=empty)
     with pytest.raises(ValueError, match="expected blank, digits or tiles"):
         puzzleplan.check(model, "5 8", notation="bogus")
+
+
+def test_a_metric_the_family_lacks_is_refused_by_the_model_itself() -> None:
+    klotski = puzzleplan.load(EXAMPLES / "blocks" / "klotski.yaml")
+    with pytest.raises(ValueError, match="expected one of step, slide, piece for blocks, got 'pieces'"):
+        klotski.with_metric("pieces")
+    with pytest.raises(ValueError, match="got 'pieces'"):
+        klotski.with_changes(metric="pieces")
+    piece = klotski.with_changes(metric="piece", max_moves=100)
+    assert (piece.metric, piece.max_moves) == ("piece", 100)
+    assert puzzleplan.solve(piece).plan.length == 81

@@ -81,7 +81,7 @@ class Blocks(ModelBase):
     def with_options(self, metric: str | None = None, **_: Any) -> "Blocks":
         """The same instance under another metric (a new sealed model); the other families'
         options (such as Sokoban's `prune`) have no meaning here and change nothing."""
-        return Blocks(self.spec, metric or self.metric).seal()
+        return Blocks(self.spec, self.checked_metric(metric) if metric else self.metric).seal()
 
     def with_metric(self, metric: str) -> "Blocks":
         return self.with_options(metric=metric)

@@ -96,7 +96,7 @@ class RushHour(ModelBase):
 
     def with_metric(self, metric: str) -> "RushHour":
         """The same instance under another metric: a new model, sealed like a loaded one."""
-        twin = RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, metric,
+        twin = RushHour(self.rows, self.cols, self.vehicles, self.primary, self.walls, self.exit, self.checked_metric(metric),
                         self.name, self.max_moves, self.expect, self.description)
         return twin.seal()
 

@@ -170,6 +170,7 @@ class Sokoban(ModelBase):
         kw = dict(player_goal=self.player_goal, metric=self.metric, name=self.name, max_moves=self.max_moves,
                   expect=self.expect, prune=self.prune, description=self.description)
         kw.update(changes)
+        self.checked_metric(kw["metric"])
         return Sokoban(self.level, **kw).seal()
 
     def with_metric(self, metric: str) -> "Sokoban":
