@@ -65,13 +65,16 @@ def read_grid(doc: Document, key: str, legend: dict[str, Shape]) -> tuple[list[s
     value = doc.get(key)
     if not isinstance(value, str):
         raise doc.error(key, f"expected the grid as rows of letters, '.' and '#', got {describe(value)}")
-    rows = value.split()
+    # one row a line (blank lines around it dropped); a space inside a row is a mistake named
+    # with its line, not a row break
+    numbered = [(i, text.strip()) for i, text in enumerate(value.split("\n")) if text.strip()]
+    rows = [row for _, row in numbered]
     if not rows:
         raise doc.error(key, "expected the grid as rows of letters, '.' and '#', got no rows")
     cells: dict[str, list[Cell]] = {}
     walls: list[Cell] = []
     for r, row in enumerate(rows):
-        line = doc.value_line(key, r)
+        line = doc.value_line(key, numbered[r][0])
         if len(row) != len(rows[0]):
             raise doc.error(key, f"row {r + 1} has {len(row)} cells, expected {len(rows[0])} like row 1 (ragged rows)",
                             line=line)
