@@ -190,7 +190,8 @@ def test_pdb_build_says_which_tables_stay_in_memory_only(capsys) -> None:
     eight = str(EXAMPLES / "tiles" / "eight-31.yaml")
     code, out, _ = run_cli(capsys, "pdb", "build", eight, "--partition", "1 2 3 4 / 5 6 7 8", "--json")
     data = json.loads(out)
-    assert code == 0 and [row["cached"] for row in data["tables"]] == [False, False] and data["loaded"] == []
+    assert code == 0 and [row["cached"] for row in data["tables"]] == [False, False]
+    assert len(data["built"]) + len(data["loaded"]) == 2      # loaded: kept in this process by an earlier build
     code, out, _ = run_cli(capsys, "pdb", "build", eight, "--partition", "1 2 3 4 / 5 6 7 8")
     assert "2 under 65,536 entries kept in memory only" in out
     code, _, err = run_cli(capsys, "pdb", "build", eight, "--partition", "/")
