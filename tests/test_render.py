@@ -147,10 +147,11 @@ def test_a_single_board_of_a_plan() -> None:
         render(model, moves, to="png")
 
 
-def test_an_invalid_plan_is_refused() -> None:
+def test_an_invalid_plan_is_refused_and_a_short_one_drawn_as_far_as_it_goes() -> None:
     model = puzzleplan.load(EXAMPLES / "rush-hour/walls.yaml")
     with pytest.raises(RenderError, match="the plan is invalid"):
-        render(model, "A+1", to="html")
+        render(model, "A-1", to="html")          # blocked: an illegal move
+    assert "<svg" in render(model, "A+1", to="svg", frame=1)   # legal, short of the goal: a mid-game picture
     with pytest.raises(RenderError, match="unknown picture format"):
         render(model, to="jpeg")
 
@@ -161,7 +162,7 @@ def test_render_file_writes_all_or_nothing(tmp_path: Path) -> None:
     assert made.format == "gif" and made.frames == len(moves) + 1
     assert Image.open(tmp_path / "walls.gif").n_frames == len(moves) + 1
     with pytest.raises(RenderError):
-        render_file(model, tmp_path / "bad.html", "A+1")
+        render_file(model, tmp_path / "bad.html", "A-1")   # an illegal move
     assert sorted(p.name for p in tmp_path.iterdir()) == ["walls.gif"]
 
 

@@ -69,16 +69,18 @@ def moves_of(plan: Any) -> str | list[str]:
 
 
 def replay(model: Any, plan: Any) -> Replay:
-    """Check `plan` (see `moves_of`) and replay it: its moves and every state along it."""
+    """Check `plan` (see `moves_of`) and replay it: its moves and every state along it. Every
+    move must be legal; a plan that stops short of the goal (or runs over the cap) is drawn as
+    far as it goes, so a position in mid-game can be pictured (`--frame`)."""
     from puzzleplan.plans.check import check_plan
     given = moves_of(plan)
     report = check_plan(model, given, None if isinstance(given, str) else "printed")
-    if not report.valid:
+    if report.index is not None or (report.error and report.error.startswith("move ")):
         raise RenderError(f"the plan is invalid: {report.error}")
     tokens = _tokens(model, given) if isinstance(given, str) else list(given)
     if hasattr(model, "states_along"):
         return Replay(tuple(tokens), tuple(model.states_along(tokens)))
-    return _by_names(model, tokens)
+    return _by_names(model, tokens, report.goal_reached)
 
 
 def _tokens(model: Any, text: str) -> list[str]:
@@ -93,13 +95,14 @@ def _tokens(model: Any, text: str) -> list[str]:
     return [text.strip()] if text.strip() else []
 
 
-def _by_names(model: Any, tokens: Sequence[str]) -> Replay:
+def _by_names(model: Any, tokens: Sequence[str], reached: bool = True) -> Replay:
     """The replay through the model's successors, each token matched to a move: by its name,
     else by its name in any case (`u` for `U`), else by the action itself (tiles' seed digits
     are its actions). A token that matches no move may be several moves run together (text
     without separators, as the checker reads it for families without a reader of their own):
     the longest name that starts it is taken and the rest read on. The plan has passed the
-    checker, so the model must reach its goal too; anything else is refused, never drawn."""
+    checker, so the model must agree with it on whether the goal is `reached`; anything else
+    is refused, never drawn."""
     state = model.initial()
     states, moves = [state], []
     todo = list(reversed(tokens))
@@ -127,9 +130,10 @@ def _by_names(model: Any, tokens: Sequence[str]) -> Replay:
         moves.append(token)
         state = named[token]
         states.append(state)
-    if not model.is_goal(state):
-        raise RenderError("the plan read as the model's moves does not reach the goal; write it in the notation "
-                          "the engines print (e.g. `puzzleplan solve` output)")
+    if model.is_goal(state) != reached:
+        raise RenderError(f"the plan read as the model's moves {'does not reach' if reached else 'reaches'} the "
+                          "goal, as the checker read it otherwise; write it in the notation the engines print "
+                          "(e.g. `puzzleplan solve` output)")
     return Replay(tuple(moves), tuple(states))
 
 
