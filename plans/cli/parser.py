@@ -131,6 +131,10 @@ def _level(p: argparse.ArgumentParser) -> None:
                                    "Fogleman's Rush Hour database (.txt): the puzzle's 1-based number or board")
 
 
+METRIC_HELP = ("the metric to read the puzzle under (`puzzleplan families` lists each family's; "
+               "default: the file's metric:, else the family's first)")
+
+
 def _puzzle(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="the puzzle file (YAML, or a level collection); '-' reads YAML from standard input")
     _level(p)
@@ -176,7 +180,7 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
 
     p = sub.add_parser("explore", help="breadth-first over the whole reachable space")
     _puzzle(p)
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--workers", type=whole(1, 64), metavar="N",
                    help="explore with N threads over packed states (Rush Hour, tiles up to 15 cells), "
                         "else N processes (frontier partitioned by state hash)")
@@ -186,7 +190,7 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
     p = sub.add_parser("check", help="replay a plan with the independent checker")
     _puzzle(p)
     p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), or @FILE")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--notation", choices=["blank", "digits", "tiles"],
                    help="tiles only: read moves as blank directions, seed digits or tile faces")
     p.add_argument("--json", action="store_true")
@@ -203,7 +207,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p = sub.add_parser("verify", help="prove the minimal move count with independent certificates")
     _puzzle(p)
     p.add_argument("--claim", type=whole(0, MAX_CAP), metavar="N", help="check a claimed minimum instead")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
     p.add_argument("--solver", default="cadical195", help="python-sat solver for SAT encodings")
     p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
@@ -217,7 +221,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p.add_argument("--horizon", type=whole(0, MAX_CAP), metavar="T",
                    help="default: the proved optimum (in pushes for the encodings that count pushes); "
                         "a given T is asked of every encoding in its own unit")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
     p.add_argument("--solvers", nargs="+", default=["cadical195", "glucose4"], metavar="NAME",
                    help="python-sat solvers for the SAT encodings")
@@ -240,7 +244,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
                         "pddl: a directory for domain.pddl and problem.pddl")
     p.add_argument("--encoding", help="default: the family's first encoding for that backend")
     p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     _limits(p, searches=False)   # a dimacs or cpsat export builds a formula that grows with the horizon
 
     p = sub.add_parser("decode", help="turn an outside SAT solver's model of an exported CNF into a checked plan")
@@ -248,7 +252,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs "
                                                                "(MAP or @MAP)")
     p.add_argument("solution", help="the solver's model ('v 1 -2 ... 0' lines or integers): a file, @FILE, or the text")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--json", action="store_true")
 
 
@@ -262,7 +266,7 @@ def _tool_commands(sub: Any) -> None:
                    help="svg or png: the board after K moves of the plan")
     p.add_argument("--seconds", type=seconds, default=0.6, metavar="S", help="seconds per move when playing (0.6)")
     p.add_argument("--scale", type=float, default=1.0, metavar="X", help="png and gif: X times the size (1.0)")
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("pdb", help="tiles pattern databases: build, list or clear the cache")
@@ -282,12 +286,12 @@ def _tool_commands(sub: Any) -> None:
     p = sub.add_parser("encodings", help="list the SAT and CP-SAT encodings (of one puzzle's family and metric)")
     p.add_argument("file", nargs="?", help="a puzzle file: only the encodings that apply to it")
     _level(p)
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("compile", help="the puzzle as a planning task (SAS+): its size, or the task itself")
     _puzzle(p)
-    p.add_argument("--metric")
+    p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--dump", action="store_true", help="print the variables, initial state, goal and every action")
     p.add_argument("--json", action="store_true")
     _limits(p, searches=False)   # a large grounding or a user class enumerated stops at them
