@@ -78,17 +78,21 @@ def polled(work: Callable[[], T]) -> T:
 
     def look(signum: int, frame: Any) -> None:
         # not once disarmed, nor inside a finaliser, where Python would print and swallow it;
-        # it stops at most once (disarming itself), so nothing can interrupt the restoring below
+        # once over a limit it raises at every tick, so a stop swallowed where Python ignores
+        # exceptions (a garbage-collector callback) is raised again 0.1 s later
         if armed[0] and not _in_finaliser(frame):
             try:
                 poll()
             except Exception as exc:
-                armed[0] = False
                 raise _Stopped(exc) from None
     previous = signal.signal(signal.SIGALRM, look)
 
     def restore() -> None:
-        armed[0] = False
+        while armed[0]:
+            try:
+                armed[0] = False     # a tick before this store raises once more: go round again
+            except _Stopped:
+                continue
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     try:
@@ -97,7 +101,7 @@ def polled(work: Callable[[], T]) -> T:
             return work()
         finally:
             restore()
-    except _Stopped as stopped:   # from `work`, or a tick just before `restore` began: restore again
+    except _Stopped as stopped:   # from `work`, or a tick just before `restore` disarmed
         restore()
         raise stopped.cause from None
 
