@@ -9,6 +9,7 @@ import it.
 """
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 from contextlib import contextmanager
@@ -51,12 +52,14 @@ class _Stopped(BaseException):
 
 
 def _in_finaliser(frame: Any, depth: int = 32) -> bool:
-    """Whether the code running is inside a `__del__` (a few calls deep at most), or right in
-    an `__init__` (an object stopped half-built fails in its own `__del__` later)."""
+    """Whether the code running is inside a `__del__` or a garbage-collector callback (a few
+    calls deep at most), where Python prints an exception and drops it, or right in an
+    `__init__` (an object stopped half-built fails in its own `__del__` later)."""
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
     level = 0
     while frame is not None and level < depth:
-        name = frame.f_code.co_name
-        if name == "__del__" or (name == "__init__" and level < 8):
+        code = frame.f_code
+        if code.co_name == "__del__" or code in callbacks or (code.co_name == "__init__" and level < 8):
             return True
         frame, level = frame.f_back, level + 1
     return False
