@@ -25,8 +25,8 @@ from typing import Any
 
 from puzzleplan.models.task.checkpoints import checkpoint
 from puzzleplan.models.task.ir import Action, Task
+from puzzleplan.models.task.relaxed import INF, relaxed_levels
 
-INF = 1 << 30
 
 _memo: "weakref.WeakKeyDictionary[Task, TaskAnalysis]" = weakref.WeakKeyDictionary()
 
@@ -59,7 +59,7 @@ class TaskAnalysis:
 
     def __post_init__(self) -> None:
         self.sizes = self.task.sizes
-        self.fact_level, self.action_level = _relaxed_levels(self.task)
+        self.fact_level, self.action_level = relaxed_levels(self.task)
         self.goal_distance = _goal_distances(self.task)
         costs = [a.cost for a in self.task.actions]
         self.max_cost = max(costs, default=0)
@@ -131,39 +131,6 @@ class TaskAnalysis:
         for k, i in enumerate(self.order):
             pos[i] = k
         return pos
-
-
-def _relaxed_levels(task: Task) -> tuple[list[list[int]], list[int]]:
-    """First step of each fact and each action in the relaxed planning graph."""
-    fact_level = [[INF] * n for n in task.sizes]
-    action_level = [INF] * len(task.actions)
-    missing = [len(a.pre) for a in task.actions]
-    waiting: dict[tuple[int, int], list[int]] = {}
-    for i, a in enumerate(task.actions):
-        for fact in a.pre:
-            waiting.setdefault(fact, []).append(i)
-    current = list(enumerate(task.init))
-    for v, x in current:
-        fact_level[v][x] = 0
-    ready = [i for i, a in enumerate(task.actions) if not a.pre]
-    level = 0
-    while True:
-        for fact in current:
-            for i in waiting.get(fact, ()):
-                missing[i] -= 1
-                if missing[i] == 0:
-                    ready.append(i)
-        checkpoint()
-        new: list[tuple[int, int]] = []
-        for i in ready:
-            action_level[i] = level
-            for v, x in task.actions[i].eff:
-                if fact_level[v][x] == INF:
-                    fact_level[v][x] = level + 1
-                    new.append((v, x))
-        if not new:
-            return fact_level, action_level
-        ready, current, level = [], new, level + 1
 
 
 def _goal_distances(task: Task) -> dict[int, list[int]]:
