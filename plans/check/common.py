@@ -47,3 +47,11 @@ def split_runs(text: str, run: "re.Pattern[str]") -> list[str]:
 
 def has_separators(text: str) -> bool:
     return _SEPARATORS.search(text.strip()) is not None
+
+
+def unmet_words(missing: list[tuple[str, str, str]]) -> str:
+    """`needs x = 1 (it is 0), ...` for (variable, goal value, value) triples, three at most."""
+    words = [f"{name} = {want} (it is {have})" for name, want, have in missing[:3]]
+    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+    from puzzleplan.plans.core.words import clip
+    return clip("needs " + ", ".join(words) + more, 200) if missing else ""

@@ -16,7 +16,7 @@ import itertools
 from typing import Any, Sequence
 
 from puzzleplan.models.rules.frames import ExprError, Frame, norm
-from puzzleplan.plans.check.common import IllegalMove
+from puzzleplan.plans.check.common import IllegalMove, unmet_words
 from puzzleplan.plans.check.task import normal_name
 from puzzleplan.plans.core.words import clip
 
@@ -44,10 +44,8 @@ def unmet(model: Any, tokens: Sequence[str]) -> str:
     rules = model.rules
     state, _ = _run(model, tokens)
     domains = rules.world.domains
-    missing = [(v, x) for v, x in rules.goal if norm(state[v]) != norm(domains[v][x])]
-    words = [f"{rules.names[v]} = {norm(domains[v][x])} (it is {norm(state[v])})" for v, x in missing[:3]]
-    return clip("needs " + ", ".join(words) + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""), 200) \
-        if missing else ""
+    return unmet_words([(rules.names[v], norm(domains[v][x]), norm(state[v]))
+                        for v, x in rules.goal if norm(state[v]) != norm(domains[v][x])])
 
 
 def _run(model: Any, tokens: Sequence[str]) -> tuple[list[Any], int]:

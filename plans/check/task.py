@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from puzzleplan.plans.check.common import IllegalMove
+from puzzleplan.plans.check.common import IllegalMove, unmet_words
 from puzzleplan.plans.core.words import clip
 
 _SPACE = re.compile(r"\s+")
@@ -54,11 +54,9 @@ def unmet(model: Any, tokens: Sequence[str]) -> str:
     adds to "the goal is not reached"."""
     task = task_of(model)
     state, _ = _run(task, tokens)
-    missing = [(v, x) for v, x in task.goal if state[v] != x]
-    words = [f"{task.variables[v].name} = {task.variables[v].values[x]} (it is {task.variables[v].values[state[v]]})"
-             for v, x in missing[:3]]
-    return clip("needs " + ", ".join(words) + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""), 200) \
-        if missing else ""
+    named = task.variables
+    return unmet_words([(named[v].name, named[v].values[x], named[v].values[state[v]])
+                        for v, x in task.goal if state[v] != x])
 
 
 def _run(task: Any, tokens: Sequence[str]) -> tuple[list[int], int]:
