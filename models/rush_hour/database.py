@@ -16,7 +16,6 @@ metric the figures count in, unless --metric says otherwise.
 from __future__ import annotations
 
 import math
-
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
