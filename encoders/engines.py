@@ -150,6 +150,17 @@ class Schedule:
     task: Any                      # the planning task (generic encodings), else None
 
 
+def _loop_free_steps(task: Any, limit: int) -> int | None:
+    """The task's states less one (every variable's domain multiplied), or None above `limit`:
+    a cheapest plan never needs more steps."""
+    states = 1
+    for size in task.sizes:
+        states *= size
+        if states - 1 > limit:
+            return None
+    return states - 1
+
+
 def _schedule(model: Any, request: Request, cls: Any) -> Schedule:
     """The strategy, horizons and phases of a run of encoding class `cls` on `model`."""
     opts = request.options
@@ -164,10 +175,11 @@ def _schedule(model: Any, request: Request, cls: Any) -> Schedule:
         # the cap bounds the cost: the horizons are steps, up to max_horizon, or fewer when every
         # action costs at least 1 (then a plan within the cost cap has at most cap // min-cost steps)
         lower = max(info.lower_steps(), -(-h // info.max_cost) if info.max_cost else 0)
-        cap, from_cost = limit, False
+        longest = _loop_free_steps(info.task, limit)
+        cap, from_cost = limit if longest is None else longest, False
         if request.max_moves is not None and info.min_cost >= 1 and request.max_moves // info.min_cost <= cap:
             cap, from_cost = request.max_moves // info.min_cost, True
-        ask = CostAsk(limit, opts.get("max_horizon"), request.max_moves, h, info.min_cost, request.any_plan)
+        ask = CostAsk(limit, opts.get("max_horizon"), request.max_moves, h, info.min_cost, request.any_plan, longest)
         phases = Phases(False, None, ask)
         return Schedule(opts.get("strategy") or "increasing", lower, cap, from_cost, phases, h, info.task)
     strategy = opts.get("strategy") or ("fixed" if request.any_plan and request.max_moves is not None else "increasing")
@@ -309,6 +321,10 @@ def _cost_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome, 
     if outcome.moves is None:
         proved = outcome.no_plan_up_to
         if proved is not None and proved >= cap:
+            if ask.longest is not None and proved >= ask.longest:
+                return finish(ctx, engine, model, Status.UNSOLVABLE, message=(
+                    f"no plan at all: none has <= {count(ask.longest, 'step')}, the task's states less one "
+                    f"(UNSAT proof; a plan need not visit a state twice)"))
             if cap_from_cost:
                 assert request.max_moves is not None
                 return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=request.max_moves + 1,

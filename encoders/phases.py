@@ -10,10 +10,13 @@
    step horizon H (encoders/sat/cost.py for SAT; a CP-SAT objective). When every action costs
    at least 1, H is what makes the proof global (a plan cheaper than the first plan's cost C
    has at most (C-1) // min-cost steps), capped by the user's `max_horizon` (or its default
-   limit); with free actions no horizon does, and H is the user's `max_horizon`, else
-   COST_HORIZON_FACTOR x the horizon of the first plan. What is proved, exactly: "no plan of
-   at most H steps costs less than C", which is a global optimum only when every cheaper plan
-   would fit in H steps or C equals the admissible cost bound `floor` (CostAsk.global_proof).
+   limit). So does the number of the task's states less one when it is within the limit: a
+   cheapest plan need not visit a state twice (cutting a loop never raises the cost), so one
+   exists within that many steps, free actions or not. Otherwise, with free actions, H is the
+   user's `max_horizon`, else COST_HORIZON_FACTOR x the horizon of the first plan. What is
+   proved, exactly: "no plan of at most H steps costs less than C", which is a global optimum
+   only when every cheaper plan would fit in H steps or C equals the admissible cost bound
+   `floor` (CostAsk.global_proof).
 """
 from __future__ import annotations
 
@@ -52,23 +55,28 @@ class CostAsk:
     floor: int               # an admissible lower bound on the cost
     min_cost: int            # the cheapest action's cost (0: a step bound never bounds the cost)
     any_plan: bool
+    longest: int | None = None  # the task's states less one, when within `limit` (loop-free plans)
 
     def horizon_for(self, found_at: int, cost: int) -> int:
         """The step horizon to minimise within, given the first plan's horizon and cost: the
-        horizon that makes the proof global when every action costs at least 1 (no longer
-        than the user's max_horizon, or the limit), else the user's max_horizon or
-        COST_HORIZON_FACTOR x the first plan's horizon (within the limit)."""
-        if self.min_cost >= 1:
-            chosen = min(self.horizon if self.horizon is not None else self.limit, (cost - 1) // self.min_cost)
+        horizon that makes the proof global, by the cost when every action costs at least 1 or
+        by the number of states (no longer than the user's max_horizon, or the limit), else the
+        user's max_horizon or COST_HORIZON_FACTOR x the first plan's horizon (within the limit)."""
+        within = self.horizon if self.horizon is not None else self.limit
+        proving = [n for n in ((cost - 1) // self.min_cost if self.min_cost >= 1 else None, self.longest)
+                   if n is not None]
+        if proving:
+            chosen = min(within, *proving)
         else:
-            chosen = self.horizon if self.horizon is not None else \
-                min(self.limit, COST_HORIZON_FACTOR * max(found_at, 1))
+            chosen = within if self.horizon is not None else min(self.limit, COST_HORIZON_FACTOR * max(found_at, 1))
         return max(chosen, found_at)
 
     def global_proof(self, horizon: int, bound: int) -> bool:
         """Whether "no plan of <= horizon steps costs <= bound" rules out every plan of cost
-        <= bound: the bound is below the admissible floor, or such plans cannot be longer."""
-        return bound < self.floor or (self.min_cost >= 1 and bound // self.min_cost <= horizon)
+        <= bound: the bound is below the admissible floor, or such plans cannot be longer (by
+        the cost, or by the number of states)."""
+        return (bound < self.floor or (self.min_cost >= 1 and bound // self.min_cost <= horizon)
+                or (self.longest is not None and self.longest <= horizon))
 
 
 def plan_actions(task: Task, moves: Sequence[str]) -> list[Action]:

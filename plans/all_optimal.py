@@ -28,7 +28,7 @@ from puzzleplan.plans.search.common import POLL_EVERY
 class OptimalPlans:
     """The optimal plans of one instance (or their count)."""
 
-    status: Status                      # optimal, unsolvable, no_plan_within_cap or limit_reached
+    status: Status                      # optimal, unsolvable, no_plan_within_cap, limit_reached or unsupported
     length: int | None = None           # the optimal length
     count: int = 0                      # how many distinct optimal plans there are (exact)
     plans: list[list[str]] | None = None  # the plans found (None with count_only)
@@ -82,10 +82,16 @@ def all_optimal_plans(model: Model, ctx: SearchContext | None = None, count_only
 
     Honours the model's cap (`max_moves`) and the context's limits; a limit hit while counting
     gives status limit_reached, one hit while listing keeps the exact count and the plans so far.
+    A puzzle whose actions cost other than 1 gets `unsupported`: layers count moves, not cost,
+    and with actions of cost 0 the cheapest plans can be infinitely many.
     """
     ctx = ctx or SearchContext()
     stats = ctx.stats
     ctx.phase = "all-optimal"
+    if getattr(model, "unit_cost", True) is False:
+        return OptimalPlans(Status.UNSUPPORTED, stats=ctx.finish(), message=(
+            "--all-optimal counts plans by moves, and this puzzle's actions have costs other than 1"
+            + (" (--metric step counts moves)" if "step" in getattr(type(model), "metrics", ()) else "")))
     reason = model.unsolvable_reason()
     if reason is not None:
         return OptimalPlans(Status.UNSOLVABLE, message=reason, stats=ctx.finish())

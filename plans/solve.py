@@ -18,7 +18,8 @@ class EngineBug(RuntimeError):
 def default_engine(model: Model, request: Request) -> str:
     """The family's preferred engine: its optimal one, or a fast one for --any.
 
-    --any without a cap: greedy best-first on h. --any with a cap: the family's optimal engine.
+    --any without a cap: greedy best-first on h (which counts moves: a puzzle whose actions cost
+    other than 1 gets its own cost-aware engine). --any with a cap: the family's optimal engine.
     It is complete (an optimal plan is within the cap whenever any plan is), its exhausted search
     proves "no plan within the cap", and --any is then never slower than asking for the optimum.
     Each any-plan engine loses somewhere on the catalogue: on Rush Hour seed 000 at cap 93 the
@@ -31,7 +32,7 @@ def default_engine(model: Model, request: Request) -> str:
     Options only IDA* reads (a heuristic, a pattern partition) ask for IDA* where the family's
     engine reads none (a small tiles board, whose default is the breadth-first sweep).
     """
-    if request.any_plan and request.max_moves is None:
+    if request.any_plan and request.max_moves is None and getattr(model, "unit_cost", True) is not False:
         return "greedy"
     engine = getattr(model, "default_engine", "bfs")
     if not engines.reads_heuristic(engine) and ("heuristic" in request.options or "partition" in request.options):

@@ -102,6 +102,19 @@ def test_costs_choose_the_cost_metric_and_step_ignores_them() -> None:
     assert "--metric step to count moves" in refused.message
 
 
+def test_costs_are_not_counted_by_moves_and_any_plan_keeps_a_cost_aware_engine(capsys, tmp_path: Path) -> None:
+    """--all-optimal counts moves, so on costs it says it cannot count them; --any without a cap
+    runs task-astar, as greedy counts moves."""
+    path = tmp_path / "costed.yaml"
+    path.write_text(COSTED)
+    code, out, _ = run_cli(capsys, "solve", path, "--all-optimal")
+    assert code == 2 and "unsupported: --all-optimal counts plans by moves" in out and "--metric step" in out
+    code, out, _ = run_cli(capsys, "solve", path, "--any")
+    assert code == 0 and "engine:  task-astar" in out and "(5 cost)" in out
+    code, out, _ = run_cli(capsys, "solve", path, "--all-optimal", "--metric", "step")
+    assert code == 0 and "1 optimal plan of 1 move" in out
+
+
 # -- the restricted evaluator agrees with Python --------------------------------------------------
 SET = (1, 2, 3)
 WORLD = World(sets={"S": SET})

@@ -270,9 +270,11 @@ def test_cheapest_plan_is_longer_than_the_shortest(engine: str, encoding: str) -
     assert capped.status is Status.NO_PLAN_WITHIN_CAP          # every plan of cost <= 2 has <= 2 steps
     free = solve(_ladder(10, 0), engine, Request(options={"encoding": encoding, "max_horizon": 3}))
     assert free.plan.cost == 0 and free.status in (Status.OPTIMAL, Status.SOLVED)
-    # free steps: no horizon makes a proof global; the default one (twice the first plan's) is 2
-    # steps, too short for the free route, and the answer says exactly that
-    near = solve(_ladder(10, 0), engine, Request(options={"encoding": encoding}))
+    # free steps: the cost bounds no horizon, but 4 states do (a cheapest plan takes <= 3 steps)
+    whole = solve(_ladder(10, 0), engine, Request(options={"encoding": encoding}))
+    assert whole.status is Status.OPTIMAL and whole.plan.cost == 0
+    # a max_horizon below that proves nothing beyond it, and the answer says exactly that
+    near = solve(_ladder(10, 0), engine, Request(options={"encoding": encoding, "max_horizon": 2}))
     assert near.status is Status.SOLVED and near.plan.cost == 10
     assert near.stats.extra["cost_proof"] == "no plan of at most 2 steps costs less than 10 (longer ones not ruled out)"
 
@@ -289,16 +291,34 @@ def test_task_families_without_encodings_of_their_own(path: str) -> None:
         assert result.status is Status.OPTIMAL and result.plan.cost == model.expect["optimal"], engine
 
 
-def test_zero_cost_moves_prove_only_within_the_horizon() -> None:
-    """Free steps but a costly goal move: the cheapest plan within T steps is no global proof."""
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_zero_cost_moves_prove_within_the_horizon_or_the_states(engine: str) -> None:
+    """Free steps but a costly goal move: the cheapest plan within T steps is a global proof only
+    when T reaches the states less one (no cheapest plan visits a state twice)."""
     pos = Variable("pos", ("0", "1", "2", "3"))
     actions = (action("walk", {0: 0}, {0: 1}, 0), action("back", {0: 1}, {0: 0}, 0),
                action("finish", {0: 1}, {0: 3}, 2), action("far", {0: 1}, {0: 2}, 0),
                action("cheap", {0: 2}, {0: 3}, 1))
     model = TaskModel(Task("free", (pos,), (0,), ((0, 3),), actions))
-    result = solve(model, "sat", Request(options={"encoding": "sas-seq", "max_horizon": 3}))
-    assert result.plan.cost == 1 and result.status is Status.SOLVED
-    assert result.stats.extra["cost_proof"].startswith("no plan of at most 3 steps costs less than 1")
+    short = solve(model, engine, Request(options={"max_horizon": 2}))
+    assert short.plan.cost == 2 and short.status is Status.SOLVED
+    assert short.stats.extra["cost_proof"].startswith("no plan of at most 2 steps costs less than 2")
+    whole = solve(model, engine, Request())
+    assert whole.plan.moves == ("walk", "far", "cheap") and whole.status is Status.OPTIMAL
+    assert whole.stats.extra["cost_proof"] == "no plan costs less than 1"
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_no_plan_within_the_states_less_one_is_no_plan_at_all(engine: str) -> None:
+    """y = 1 needs x = 1, and then x is stuck: the goal (x = 0, y = 1) is out of reach, though
+    not by the delete relaxation; UNSAT up to 3 steps (4 states) proves it, free moves or not."""
+    bits = (Variable("x", ("0", "1")), Variable("y", ("0", "1")))
+    actions = (action("flip0", {0: 0, 1: 0}, {0: 1}, 0), action("flip1", {0: 1, 1: 0}, {0: 0}, 0),
+               action("set", {0: 1}, {1: 1}, 2))
+    model = TaskModel(Task("stuck", bits, (0, 0), ((0, 0), (1, 1)), actions))
+    assert model.unsolvable_reason() is None
+    result = solve(model, engine, Request())
+    assert result.status is Status.UNSOLVABLE and "none has <= 3 steps" in result.message
 
 
 # -- exists-step --------------------------------------------------------------------------------
