@@ -391,6 +391,8 @@ class Counter:
     def is_goal(self, state):
         if self.mode == "is_goal" and state == 2:
             raise KeyError(state)
+        if self.mode == "goal_text":
+            return "no"
         return state == 5
     def successors(self, state):
         if self.mode == "successors" and state == 3:
@@ -471,6 +473,7 @@ def test_bad_class_attributes_are_refused_at_load(capsys, tmp_path: Path, cls: s
 @pytest.mark.parametrize("mode,engine,fragment", [
     ("initial", "bfs", "Counter.initial() raised RuntimeError"),
     ("is_goal", "bfs", "Counter.is_goal() raised KeyError"),
+    ("goal_text", "bfs", "Counter.is_goal() returned 'no'; expected True or False"),
     ("successors", "bfs", "Counter.successors() raised ZeroDivisionError"),
     ("successors", "astar", "Counter.successors() raised ZeroDivisionError"),
     ("successors", "dfs", "Counter.successors() raised ZeroDivisionError"),

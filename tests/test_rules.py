@@ -227,7 +227,8 @@ def _state_terms(with_p: bool) -> st.SearchStrategy[str]:
 
 _STATE_TERMS = _state_terms(True)
 # A schema: its requirement and its effects (some of x, y, f[p], each set to a term mod 3).
-_SCHEMA = st.tuples(_STATE_TERMS, st.dictionaries(st.sampled_from(["x", "y", "f[p]"]), _STATE_TERMS, min_size=1))
+_SCHEMA = st.tuples(_STATE_TERMS.map(lambda e: f"({e}) != 0"),   # a condition is True or False, never a number
+                    st.dictionaries(st.sampled_from(["x", "y", "f[p]"]), _STATE_TERMS, min_size=1))
 _SLOT = {"x": 0, "y": 1}
 
 
@@ -270,7 +271,7 @@ def _rules_text(schemas: list, invariant: str, init: tuple[int, ...]) -> str:
 @given(st.lists(_SCHEMA, min_size=1, max_size=2), _state_terms(False),
        st.tuples(*[st.integers(0, 2)] * 4))
 def test_grounded_successors_equal_the_rules_read_directly(schemas: list, invariant: str, init: tuple) -> None:
-    invariant = f"({invariant}) or (x == {init[0]} and y == {init[1]} and f[1] == {init[2]} and f[2] == {init[3]})"
+    invariant = f"(({invariant}) != 0) or (x == {init[0]} and y == {init[1]} and f[1] == {init[2]} and f[2] == {init[3]})"
     model = loads(_rules_text(schemas, invariant, init))
     task = model.task
     for state in itertools.product(range(3), repeat=4):
@@ -289,7 +290,7 @@ def test_the_rules_checker_replays_as_the_rules_read_directly(schemas: list, inv
     """The checker (plans/check/rules.py, no grounder) against Python reading the same rules."""
     from puzzleplan.plans.check import rules as rules_checker
     from puzzleplan.plans.check.common import IllegalMove
-    invariant = f"({invariant}) or (x == {init[0]} and y == {init[1]} and f[1] == {init[2]} and f[2] == {init[3]})"
+    invariant = f"(({invariant}) != 0) or (x == {init[0]} and y == {init[1]} and f[1] == {init[2]} and f[2] == {init[3]})"
     model = loads(_rules_text(schemas, invariant, init))
     state, tokens = init, []
     for pick in picks:
@@ -348,6 +349,8 @@ BAD = [
      "unknown name 'too'"),
     ("type error", "      - on[d] != to\n", "      - on[d] != to\n      - on[d] + 1 > 0\n", "on[d] + 1 > 0",
      "actions.move.requires[2]", "action move (d=1, to=a) when on[1]=b: + needs whole numbers"),
+    ("a number where true or false is due", "      - on[d] != to\n", "      - on[d] != to\n      - d + 1\n", "d + 1",
+     "actions.move.requires[2]", "must be true or false, got the number 2 (write the comparison"),
     ("set as a value of the wrong domain", "on[d]: to", "on[d]: d", "on[d]: d", "actions.move.effects.on[d]",
      "never one of them"),
     ("set compared with the wrong domain", "- on[d] != to", "- on[d] != d", "on[d] != d",

@@ -499,7 +499,10 @@ def _listing(values: Iterable[str], limit: int = 6) -> str:
 
 
 def truth(value: Any, what: str) -> bool:
-    """A condition's value as a truth value (a number or True/False; text is a mistake)."""
-    if isinstance(value, int):
-        return bool(value)
-    raise ExprError(f"{what} must be true or false, got {_what(value)}")
+    """A condition's value, which must be True or False: a number is refused as text is, since
+    a count or a sum standing for "not zero" is more often a slip (a comparison left out) than
+    meant, and the slip would quietly change which moves are legal."""
+    if isinstance(value, bool):
+        return value
+    hint = " (write the comparison, e.g. `... > 0` or `... == 1`)" if isinstance(value, int) else ""
+    raise ExprError(f"{what} must be true or false, got {_what(value)}{hint}")

@@ -51,8 +51,8 @@ engine, becomes one line `FILE:LINE: field 'puzzle': ...` (a ModelError, exit 2)
 During a search the engines call the class's hooks through the adapter (`UserModel`): an exception
 raised by `initial`, `is_goal`, `successors`, `h`, `plan_moves`, `render`, `unsolvable_reason` or
 `plan_parity`, or a value of the wrong kind (`successors` yielding something other than
-(action, next_state) pairs or an unhashable state, `h` not a number, `plan_parity` not 0, 1 or
-None), becomes a `UserHookError` (a ModelError): one line `FILE: Class.hook() raised ...`, exit 2.
+(action, next_state) pairs or an unhashable state, `is_goal` not True or False, `h` not a number,
+`plan_parity` not 0, 1 or None), becomes a `UserHookError` (a ModelError): one line `FILE: Class.hook() raised ...`, exit 2.
 MemoryError and KeyboardInterrupt pass through (the engines turn them into limits).
 
 Checking: a user family has no independent checker. `puzzleplan check` and the check that `solve`
@@ -286,11 +286,17 @@ class UserModel(ModelBase):
     def _guard_is_goal(self, inner: Any) -> Any:
         def is_goal(state: Any) -> bool:
             try:
-                return bool(inner(state))
+                value = inner(state)
             except _PASS:
                 raise
             except USER_ERRORS as exc:
                 raise self._raised("is_goal", exc) from None
+            # True/False, numpy's bools and 0/1; anything else (None from a missing return, a
+            # text) is a slip that would quietly make every state a goal, or none
+            if isinstance(value, bool) or type(value).__name__ == "bool_" or (
+                    isinstance(value, numbers.Integral) and value in (0, 1)):
+                return bool(value)
+            raise self._hook_error("is_goal", f"returned {quote(value)}; expected True or False")
         return is_goal
 
     def _guard_successors(self, inner: Any) -> Any:
