@@ -189,14 +189,24 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
      "Expected ')'"),
     (GOOD_DOMAIN.replace("(?x - block)", "(?x - blok)", 1), GOOD_PROBLEM, "d.pddl:7:", "blok"),
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "e"),
-    (CONDITIONAL, LAMP, "d.pddl", "conditional effects"),
+    (CONDITIONAL, LAMP, "d.pddl:3:", "unsupported PDDL: conditional effects"),
+    (COSTLY.replace("(increase (total-cost) 99999999999)", "(increase (total-cost) 1)").replace(
+        ":precondition (p)", ":precondition (and (p) (< (total-cost) 3))"), COSTLY_PROBLEM, "d.pddl:1:",
+     "unsupported PDDL: numeric conditions"),      # UP calls it a metric other than minimize (total-cost)
+    (COSTLY.replace("99999999999", "1"), COSTLY_PROBLEM.replace("minimize", "\n maximize"), "p.pddl:1:",
+     "unsupported PDDL: a metric that maximizes"),  # the problem's, not the domain's
+    (GOOD_DOMAIN.replace("(:action", "(:derived (free ?x - block) (clear ?x))\n  (:action", 1), GOOD_PROBLEM,
+     "d.pddl:", "unsupported PDDL: derived predicates"),   # not the parser's "Expected ')'"
+    (GOOD_DOMAIN.replace(":precondition (holding ?x)", ":precondtion (holding ?x)"), GOOD_PROBLEM, "d.pddl:12:",
+     "unknown keyword :precondtion (did you mean :precondition?)"),
     (COSTLY, COSTLY_PROBLEM, "d.pddl", "cost must be a whole number from 0 to 1,000,000"),
     (GOOD_DOMAIN, COSTLY_PROBLEM.replace("(:domain d)", "(:domain  ; the wrong one\n  blocks-world)"), "p.pddl:2:",
      "the problem is for domain 'blocks-world', but the domain file defines"),   # was read against it silently
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(onn c d)"), "p.pddl:", "unknown predicate onn in (onn c d)"),
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c)"), "p.pddl:", "on takes 2 arguments, got 1"),
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "unknown object or constant e"),
-], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "cost-too-large", "another-domain",
+], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "numeric-condition", "maximize",
+        "derived", "misspelt-keyword", "cost-too-large", "another-domain",
         "unknown-predicate", "arity", "unknown-object-said-so"])
 def test_bad_pddl_is_one_line_naming_the_file(capsys, tmp_path: Path, domain, problem, where, words) -> None:
     path = _wrapper(tmp_path, domain, problem)

@@ -130,12 +130,9 @@ def _cost(metric: Any, ground: Any, where: str) -> int:
 
 
 def ground_task(problem: Any, name: str, where: str, goal_where: str | None = None) -> Task:
-    """The problem as a Task (ModelError naming `where` for what puzzleplan cannot read, and
-    `goal_where`, the problem file, for its goal)."""
-    refused = unsupported(problem)
-    if refused:
-        raise ModelError(f"{where} unsupported PDDL: {', '.join(refused)}; puzzleplan reads STRIPS with typing, "
-                         "negative preconditions, equality and action costs")
+    """The problem, within the fragment puzzleplan reads (`unsupported` is empty), as a Task
+    (ModelError naming `where` for what cannot be grounded, and `goal_where`, the problem file,
+    for its goal)."""
     size = ground_size(problem)
     if size > MAX_GROUND_TUPLES:
         raise ModelError(f"{where} grounding would enumerate {size:,} parameter tuples "

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
+from puzzleplan.models.base import ModelError
 from puzzleplan.models.document import Document
-from puzzleplan.models.pddl.ground import ground_task
-from puzzleplan.models.pddl.source import counter_from_zero, parse, source_of
+from puzzleplan.models.pddl.ground import ground_task, unsupported
+from puzzleplan.models.pddl.source import FRAGMENT, construct_refused, counter_from_zero, parse, source_of
 from puzzleplan.models.task.ir import State
 from puzzleplan.models.task.model import TaskModel
 
@@ -38,6 +39,9 @@ class PddlModel(TaskModel):
         domain, problem = source_of(doc, "domain"), source_of(doc, "problem")
         problem = replace(problem, text=counter_from_zero(problem.text))
         parsed = parse(domain, problem)
+        if unsupported(parsed):
+            raise construct_refused(domain, problem) or ModelError(
+                f"{domain.at(None)} unsupported PDDL: {', '.join(unsupported(parsed))}; {FRAGMENT}")
         task = ground_task(parsed, common.name or parsed.name, domain.at(None), problem.at(None))
         model = cls(task, common.name or parsed.name, common.metric, common.max_moves, common.expect,
                     common.description)

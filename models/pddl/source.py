@@ -73,6 +73,9 @@ def parse(domain: Source, problem: Source) -> Any:
     except LimitReached:
         raise
     except Exception as exc:  # the reader raises pyparsing's, UP's and plain Python errors alike
+        refused = construct_refused(domain, problem)   # e.g. (:derived ...), which the reader cannot parse
+        if refused is not None:
+            raise refused from None
         culprit = problem
         try:
             PDDLReader().parse_problem_string(domain.text)
@@ -163,14 +166,69 @@ def _error(source: Source, exc: Exception) -> ModelError:
             message = words.format(**{k: v.replace(",", "") if k == "args" else v for k, v in fields.items()})
             line = line or _line_of(source.text, fields["name"])
             break
+    if message.startswith("Expected") and line is not None:
+        message = _unknown_keyword(source.text, line) or message
     hint = _requirement_hint(source.text)
     return ModelError(f"{source.at(line)} PDDL: {shorten(message, 160)}{hint}")
+
+
+_KEYWORDS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":action", ":parameters",
+             ":precondition", ":effect", ":domain", ":objects", ":init", ":goal", ":metric", ":derived",
+             ":durative-action", ":duration", ":condition", ":constraints")
+
+
+def _unknown_keyword(text: str, line: int) -> str | None:
+    """On a parse failure at `line`: a misspelt keyword there (the parser only says what it
+    expected), with the keyword it most resembles."""
+    import difflib
+    lines = _uncommented(text).splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    for word in re.findall(r"(?<![\w-]):[a-z][\w-]*", lines[line - 1], re.IGNORECASE):
+        if word.lower() not in _KEYWORDS and word.lower() not in SUPPORTED_REQUIREMENTS and not any(
+                word.lower() in found.group(1).lower().split() for found in _REQUIREMENTS.finditer(text)):
+            close = difflib.get_close_matches(word.lower(), _KEYWORDS, n=1)
+            return f"unknown keyword {word}" + (f" (did you mean {close[0]}?)" if close else "")
+    return None
 
 
 def _line_of(text: str, name: str) -> int | None:
     """The first line where `name` stands as a whole word (PDDL names: case aside), comments aside."""
     found = re.search(rf"(?<![\w?-]){re.escape(name)}(?![\w-])", _uncommented(text), re.IGNORECASE)
     return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+# Constructs outside the fragment puzzleplan reads, where each stands: (pattern, words, in the
+# problem rather than the domain). unified-planning reports what a problem uses (`Problem.kind`)
+# but not where, and a numeric condition on (total-cost) it reports as a metric that is not
+# minimize (total-cost), so the texts are searched for the construct itself.
+_CONSTRUCTS = [
+    (r"\(\s*:derived\b", "derived predicates (:derived)", False),
+    (r"\(\s*:durative-action\b", "durative actions", False),
+    (r"\(\s*when\b", "conditional effects (when)", False),
+    (r"\(\s*(?:or|imply)\b", "disjunctive preconditions (or, imply)", False),
+    (r"\(\s*exists\b", "existential preconditions (exists)", False),
+    (r"\(\s*forall\b", "universal preconditions or effects (forall)", False),
+    (r"\(\s*(?:<=?|>=?)\s|\(\s*=\s*\(", "numeric conditions (<, <=, >, >=, = on functions)", False),
+    (r"\(\s*(?:assign|scale-up|scale-down|decrease)\b", "numeric effects other than increasing (total-cost)",
+     False),
+    (r"\(\s*:metric\s+maximize\b", "a metric that maximizes", True),
+    (r"\(\s*:metric\s+minimize\s+(?!\(\s*total-cost\s*\)\s*\))", "a metric other than minimize (total-cost)",
+     True),
+]
+FRAGMENT = "puzzleplan reads STRIPS with typing, negative preconditions, equality and action costs"
+
+
+def construct_refused(domain: Source, problem: Source) -> ModelError | None:
+    """The first construct outside the fragment puzzleplan reads, as a ModelError naming its
+    file and line (None when neither text holds one)."""
+    for pattern, words, in_problem in _CONSTRUCTS:
+        source = problem if in_problem else domain
+        found = re.search(pattern, _uncommented(source.text), re.IGNORECASE)
+        if found:
+            line = source.text.count("\n", 0, found.start()) + 1
+            return ModelError(f"{source.at(line)} unsupported PDDL: {words}; {FRAGMENT}")
+    return None
 
 
 def _requirement_hint(text: str) -> str:
