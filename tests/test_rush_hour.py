@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from catalogue import EXAMPLES
 from helpers import run_cli, run_json
 from puzzleplan.models import load, loads
+from puzzleplan.models.rush_hour.notation import to_grid_yaml
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
 from puzzleplan.plans.solve import solve
@@ -127,9 +128,22 @@ def test_bird_s_cell_numbering_reads_as_seed_001_writes_g1() -> None:
         assert model.grid() == g1.grid() and model.vehicles[model.primary].name == "A"
     for bad, words in [("[(17, 18), (1, 16)]", "share neither a row nor a column"),
                        ("[(17, 18), (18, 19)]", "overlaps vehicle A"), ("[(6, 7)]", "both on the board"),
-                       ("[(1, 15), (17, 18)]", "must be horizontal"), ("[(17, 18)] junk", "Bird's state")]:
+                       ("[(1, 15), (17, 18)]", "must be horizontal"), ("[(17, 18)] junk", "Bird's state"),
+                       ("[(17, 18), (6, 8)]", "share neither"), ("[(17, 18), (13, 15)]", "share neither"),  # rows' ends
+                       ("[(17, 18), (1, 2)", "Bird's state"), ("[(17, 18), (1, 2),]", "Bird's state")]:
         with pytest.raises(Exception, match=words):
             loads(f'puzzle: rush-hour\ncells: "{bad}"\n')
+
+
+def test_a_board_full_of_cars_has_a_grid_letter_for_each() -> None:
+    """121 cars on 16x16 (more than the Latin letters): drawn, written and read back as a grid."""
+    entries = ["A 2 1 1 h"] + [f"V{r}_{c} 2 {r} {c} h" for r in range(2, 17) for c in range(1, 16, 2)]
+    model = loads("puzzle: rush-hour\nrows: 16\ncols: 16\nvehicles:\n" + "".join(f"  - {e}\n" for e in entries))
+    letters = model.letters()
+    assert len(set(letters)) == len(entries) == 121 and letters[0] == "A"
+    again = loads(to_grid_yaml(model))
+    assert again.grid() == model.grid() and len(again.vehicles) == 121
+    assert solve(again, "astar").plan.length == 14
 
 
 BAD = {

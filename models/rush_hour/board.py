@@ -33,6 +33,12 @@ WALL = "x"
 EXITS = ("right", "left", "down", "up")
 FORWARD_EXITS = ("right", "down")
 EXIT_MARKS = {"right": ">", "left": "<", "down": "v", "up": "^"}
+# The grid notation's one-character names after the primary's A, in the order given: enough for
+# a 16x16 board full of cars (127). Letters other than o and x first (o and x are empty and wall),
+# then O, X, digits, and Greek and Cyrillic letters unlike Latin ones.
+GRID_LETTERS = ("BCDEFGHIJKLMNPQRSTUVWYZ" "abcdefghijklmnpqrstuvwyz" "OX" "0123456789" "ΓΔΘΛΞΠΣΦΨΩ"
+                "αβγδεζηθικλμνξπρστυφχψω" "БГДЖЗИЙЛПФЦЧШЩЪЫЬЭЮЯ" "бгджзийлпфцчшщъыьэюя")
+assert len(GRID_LETTERS) >= MAX_SIDE * MAX_SIDE // 2 - 1 and len(set(GRID_LETTERS)) == len(GRID_LETTERS)
 MOVE_RE = re.compile(r"^(?P<name>.+?)(?P<sign>[+-])(?P<dist>\d+)$")
 
 

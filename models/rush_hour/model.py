@@ -33,7 +33,7 @@ from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase
 from puzzleplan.models.document import Document
-from puzzleplan.models.rush_hour.board import (EXIT_MARKS, METRICS, WALL, Board, Vehicle, clearing, crossed,
+from puzzleplan.models.rush_hour.board import (EXIT_MARKS, GRID_LETTERS, METRICS, WALL, Board, Vehicle, clearing, crossed,
                                                move_name)
 from puzzleplan.models.rush_hour.notation import RushHourSpec, read_document, to_grid_yaml, to_vehicles_yaml
 
@@ -187,7 +187,7 @@ class RushHour(ModelBase):
         if all(len(n) == 1 and n.isalpha() and n not in "ox" for n in names) and names[self.primary] == "A" \
                 and len(set(names)) == len(names):
             return names
-        pool = iter(ch for ch in "BCDEFGHIJKLMNPQRSTUVWYZ" + "abcdefghijklmnpqrstuvwyz")
+        pool = iter(GRID_LETTERS)
         return ["A" if v == self.primary else next(pool) for v in range(len(names))]
 
     def legend(self) -> str:

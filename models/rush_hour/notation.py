@@ -137,11 +137,12 @@ def _read_grid(doc: Document):
                 continue
             if ch == WALL:
                 walls.append((r, c))
-            elif ch.isalpha() and ch.isascii():
+            elif ch.isalnum():     # what GRID_LETTERS writes: letters (any script) and digits
                 cells.setdefault(ch, []).append((r, c))
             else:
                 raise doc.error("board", f"unknown character {quote(ch)} at row {r + 1}, column {c + 1}; expected a "
-                                         "vehicle letter, '.' or 'o' (empty) or 'x' (wall)", line=doc.value_line("board", r))
+                                         "vehicle letter or digit, '.' or 'o' (empty) or 'x' (wall)",
+                                line=doc.value_line("board", r))
     vehicles = _segments(doc, "board", cells)
     primary = _primary(doc, vehicles, "A")
     return len(rows), len(rows[0]), vehicles, walls, primary
@@ -249,6 +250,8 @@ def _parts(item: Any) -> list[str]:
 # -- Bird's cells (seed 001) ---------------------------------------------------------------------
 BIRD_WIDTH = 7              # Bird numbers a 6x6 board's cells in rows of 7: 1-6, 8-13, ..., 36-41
 _PAIR = re.compile(r"\(\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\)")
+_PAIRS = rf"{_PAIR.pattern}(?:\s*,\s*{_PAIR.pattern})*"
+_CELLS = re.compile(rf"\[\s*{_PAIRS}\s*\]|{_PAIRS}")   # Bird's list, its brackets optional but paired
 
 
 def _read_cells(doc: Document):
@@ -259,7 +262,7 @@ def _read_cells(doc: Document):
     if isinstance(value, str):
         body = value.strip()
         pairs = [(int(a), int(b)) for a, b in _PAIR.findall(body)]
-        if not pairs or _PAIR.sub("", body).strip(" ,[]\n\t"):
+        if not _CELLS.fullmatch(body):
             raise doc.error("cells", "expected Bird's state, a list of (rear, front) cell pairs: [(17, 18), (1, 15), ...]")
     elif isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and all(
             isinstance(x, int) and not isinstance(x, bool) for x in p) for p in value) and value:
@@ -276,7 +279,7 @@ def _read_cells(doc: Document):
         if not all(1 <= x <= 6 * BIRD_WIDTH - 1 and x % BIRD_WIDTH for x in (rear, front)) or rear >= front:
             raise doc.error("cells", f"{where}: expected a rear cell before its front cell, both on the board "
                                      "(1-6, 8-13, ..., 36-41)")
-        horizontal = front - rear < BIRD_WIDTH
+        horizontal = rear // BIRD_WIDTH == front // BIRD_WIDTH
         if not horizontal and (front - rear) % BIRD_WIDTH:
             raise doc.error("cells", f"{where}: its cells share neither a row nor a column")
         length = front - rear + 1 if horizontal else (front - rear) // BIRD_WIDTH + 1
