@@ -91,17 +91,24 @@ def _screen(text: str, columns: int = 40) -> Any:
     return screen
 
 
-def test_rush_hour_cars_have_their_picture_colours() -> None:
-    model = puzzleplan.load(WALLS)
+EXIT_UP = "puzzle: rush-hour\nexit: up\nboard: |\n  ......\n  .A.CC.\n  .A....\n  ......\n"
+EXIT_LEFT = "puzzle: rush-hour\nexit: left\nboard: |\n  B.....\n  B.....\n  ..AA..\n  ......\n"
+
+
+@pytest.mark.parametrize("text", [None, EXIT_UP, EXIT_LEFT], ids=["walls", "exit-up", "exit-left"])
+def test_rush_hour_cars_have_their_picture_colours(text: str | None) -> None:
+    """Each car's cells in its colour, wherever the exit mark shifts the board in the text."""
+    model = puzzleplan.load(WALLS) if text is None else puzzleplan.loads(text)
     state = model.initial()
     screen = _screen(terminal.paint(model, state))
     letters = model.letters()
+    top, left = model.text_origin()
     others = 0
     for v, (vehicle, offset) in enumerate(zip(model.vehicles, state)):
         fill = palette.GOAL if v == model.primary else palette.colour(others)
         others += v != model.primary
         for r, c in vehicle.cells(offset):
-            cell = screen.buffer[r][c]
+            cell = screen.buffer[top + r][left + c]
             assert (cell.data, cell.bg, cell.fg) == (letters[v], _rgb(fill), _rgb(palette.ink_on(fill)))
     floor = [screen.buffer[r][c] for r, line in enumerate(model.render(state).split("\n"))
              for c, ch in enumerate(line) if ch in ".> "]

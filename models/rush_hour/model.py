@@ -207,6 +207,11 @@ class RushHour(ModelBase):
                 cells[r][c] = letter
         return ["".join(row) for row in cells]
 
+    def text_origin(self) -> tuple[int, int]:
+        """(line, column) of the board's top-left cell in `render`'s text: the exit mark takes a
+        line above it or two columns left of it."""
+        return {"up": (1, 0), "left": (0, 2)}.get(self.exit, (0, 0))
+
     def render(self, state: bytes) -> str:
         """The grid with the exit marked beside the primary's line."""
         rows = self.grid(state)

@@ -77,13 +77,16 @@ def paint(model: Any, state: Any, text: str | None = None, system: Any = None) -
     rows, cols = size
     lines = text.split("\n")
     by_word = len(lines) == rows and all(len(line.split()) == cols for line in lines)
+    # where the board's first cell stands in the text (Rush Hour's exit mark above or left of it)
+    top, left = model.text_origin() if hasattr(model, "text_origin") else (0, 0)
     out = []
-    for r, line in enumerate(lines):
+    for line_no, line in enumerate(lines):
+        r = line_no - top
         spans = ([(m.start(), m.end(), c) for c, m in enumerate(_WORD.finditer(line))] if by_word
-                 else [(c, c + 1, c) for c, ch in enumerate(line) if not ch.isspace()])
+                 else [(c, c + 1, c - left) for c, ch in enumerate(line) if not ch.isspace()])
         painted: list[list[Any]] = []     # [start, end, fill], touching runs of one colour merged
         for start, end, c in spans:
-            fill = _fill_at(scene, r, c) if r < rows and c < cols else None
+            fill = _fill_at(scene, r, c) if 0 <= r < rows and 0 <= c < cols else None
             if fill is None:
                 continue
             if painted and painted[-1][1] == start and painted[-1][2] == fill:
