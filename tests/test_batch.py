@@ -331,7 +331,9 @@ def test_resume_runs_nothing_twice(tmp_path: Path) -> None:
     assert not journal.path.exists()
 
 
-def test_ctrl_c_keeps_what_finished(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_keeps_what_finished(tmp_path: Path, stop: int) -> None:
+    """Ctrl-C, and SIGTERM as a job scheduler sends it: the running run killed, the rest kept."""
     pidfile = tmp_path / "hang.pid"
     faulty(tmp_path, "hang", pidfile=str(pidfile))
     path = spec_file(tmp_path, f"""
@@ -345,7 +347,7 @@ def test_ctrl_c_keeps_what_finished(tmp_path: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (pidfile.exists() and len(list(Journal(out).rows())) >= 2):
         time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 3, stderr
     assert "interrupted" in stdout and "--resume" in stdout
@@ -409,6 +411,28 @@ def test_cli_json_report_dry_run_and_plot(tmp_path: Path, capsys: pytest.Capture
     assert main(["plot", str(tmp_path / "nothing.csv"), "-o", str(tmp_path / "x.png")]) == 2
 
 
+def test_overwrite_starts_afresh_and_resumes_keep_every_earlier_table(tmp_path: Path) -> None:
+    """--overwrite removes the old table at once (a batch killed before its first write must not
+    resume old rows); each resume that drops rows keeps its own copy of the table."""
+    pocket = f"instances: [{EXAMPLES}/sokoban/pocket.yaml]\n"
+    out = tmp_path / "t.csv"
+    batch(spec_file(tmp_path, pocket + "engines: [bfs]\n"), output=out, workers=1)
+    for engines in ("[astar]", "[greedy]"):      # the spec changes twice: each resume drops the row
+        report = batch(spec_file(tmp_path, pocket + f"engines: {engines}\n"), output=out, workers=1, resume=True)
+        assert report.dropped == 1
+    copies = sorted(p.name for p in tmp_path.glob("t.before-resume*.csv"))
+    assert copies == ["t.before-resume-2.csv", "t.before-resume.csv"]
+    assert [r["engine"] for r in read_rows(tmp_path / "t.before-resume.csv")] == ["bfs"]
+
+    class Killed:                                # stops before any run answers
+        description = "none"
+        def run(self, runs, on_row):
+            raise KeyboardInterrupt
+    spec = load_spec(spec_file(tmp_path, pocket + "engines: [bfs]\n"))
+    report = run_batch(spec, out, Killed(), overwrite=True)
+    assert report.interrupted and not out.exists()
+
+
 def test_api_batch_with_progress(tmp_path: Path) -> None:
     import io
     from puzzleplan.plans.core.progress import Progress
@@ -419,3 +443,5 @@ def test_api_batch_with_progress(tmp_path: Path) -> None:
     assert report.statuses == {"optimal": 2} and not report.interrupted
     assert "batch" in screen.getvalue()
     assert report.rows[0]["memory_mb"] is not None      # the default memory limit applies to every run
+    again = puzzleplan.batch(path, output=tmp_path / "b.parquet", workers=1, progress=True)   # as solve() takes it
+    assert again.statuses == {"optimal": 2}

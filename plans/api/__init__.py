@@ -71,10 +71,10 @@ numba nor OR-Tools (module attributes are resolved on first access).
 from __future__ import annotations
 
 import importlib
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from puzzleplan.plans.core.options import ENGINE_OPTIONS   # public: the engine keywords solve() takes
+from puzzleplan.plans.core.progress import asked_display
 
 
 def _numba_cache_folder() -> None:
@@ -164,22 +164,6 @@ def _limits(limits: Any, keywords: dict[str, Any]) -> "Limits":
     return replace(base, **changes) if changes else base
 
 
-@contextmanager
-def _display(progress: "Progress | bool | None") -> Iterator["Progress | None"]:
-    """The progress display a `progress=` keyword asks for: None or False silent, True one on
-    stderr when it is a terminal (closed on the way out), a Progress as given (the caller's)."""
-    from puzzleplan.plans.core.progress import Progress
-    if progress is None or progress is False:
-        yield None
-    elif progress is True:
-        with Progress.for_terminal() as display:
-            yield display
-    elif isinstance(progress, Progress):
-        yield progress
-    else:
-        raise TypeError(f"progress: expected None, True, False or a Progress, got {type(progress).__name__}")
-
-
 def solve(model: Any, engine: str | None = None, request: "Request | None" = None,
           progress: "Progress | bool | None" = None, **keywords: Any) -> "Result":
     """Solve `model` with `engine` (default: the family's optimal one; greedy for any_plan
@@ -220,7 +204,7 @@ def solve(model: Any, engine: str | None = None, request: "Request | None" = Non
         check_options(chosen, request.options)
         if request.options.get("heuristic") is not None:
             check_heuristic(model, chosen, request.options["heuristic"])
-    with _display(progress) as display:
+    with asked_display(progress) as display:
         return run(model, engine, request, SearchContext(request.limits, display))
 
 
@@ -244,7 +228,7 @@ def verify(model: Any, claim: int | None = None, encodings: list[str] | None = N
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"verify() got an unexpected keyword {sorted(keywords)[0]!r}")
-    with _display(progress) as display:
+    with asked_display(progress) as display:
         return run(model, claim, encodings, solver, workers, limits, display, fresh_bound)
 
 
@@ -320,7 +304,7 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
         raise TypeError(f"explore() got an unexpected keyword {sorted(keywords)[0]!r}")
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers: expected a whole number >= 1, got {workers!r}")
-    with _display(progress) as display:
+    with asked_display(progress) as display:
         ctx = SearchContext(limits, display)
         if workers > 1:
             from puzzleplan.plans.search.layered import packed_space

@@ -19,6 +19,7 @@ from typing import Any
 
 from puzzleplan.plans.batch.driver import BatchReport, OutputExists, run_batch
 from puzzleplan.plans.batch.spec import Spec, load_spec
+from puzzleplan.plans.core.progress import asked_display
 
 
 def default_workers() -> int:
@@ -54,12 +55,13 @@ def batch(spec: str | Path | Spec, output: str | Path | None = None, workers: in
     scheduler: a Dask scheduler address (tcp://HOST:PORT); cluster="local": a Dask LocalCluster.
     resume: keep the table's rows of the spec's runs and run the rest (rows of runs the spec no
     longer makes are dropped, with a warning and `dropped` in the report); overwrite: start again.
-    progress: None (silent) or a Progress (puzzleplan.plans.core.progress)."""
+    progress: None (silent), True (a display on stderr when it is a terminal) or a Progress
+    (puzzleplan.plans.core.progress)."""
     parsed = spec if isinstance(spec, Spec) else load_spec(spec)
     target = Path(output) if output is not None else default_output(parsed)
-    with make_executor(workers, scheduler, cluster) as executor:
+    with make_executor(workers, scheduler, cluster) as executor, asked_display(progress) as display:
         ready = parsed.with_memory_default(executor.default_memory_mb())
-        return run_batch(ready, target, executor, resume=resume, overwrite=overwrite, progress=progress)
+        return run_batch(ready, target, executor, resume=resume, overwrite=overwrite, progress=display)
 
 
 def default_output(spec: Spec) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzleplan.plans.batch.crosscheck import ANSWERED, ConfigSummary, disagreements, summarize
+from puzzleplan.plans.batch.executors import ExecutorLost
 from puzzleplan.plans.batch.run import Run
 from puzzleplan.plans.batch.spec import Spec
 from puzzleplan.plans.batch.table import Journal, existing_rows, normalized, table_format, write_rows
@@ -94,8 +95,9 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
     output = Path(output)
     check_output(output, resume, overwrite)
     journal = Journal(output)
-    if overwrite:
+    if overwrite:   # gone now, not at the first write: a batch killed before it must not resume the old rows
         journal.close(remove=True)
+        output.unlink(missing_ok=True)
     kept, dropped = _resumed_rows(output, spec) if resume else ([], 0)
     if dropped:
         backup = _keep_copy(output)
@@ -127,6 +129,9 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
             executor.run(todo, finished)
     except KeyboardInterrupt:
         interrupted = True
+    except ExecutorLost as exc:
+        interrupted = True
+        log.warning("puzzleplan: note: %s; the runs not answered are left for --resume", exc)
     finally:
         line.remove()
         if rows or output.exists():   # a batch that failed before its first row writes nothing
@@ -140,11 +145,16 @@ def run_batch(spec: Spec, output: str | Path, executor: Any, resume: bool = Fals
 
 def _keep_copy(output: Path) -> Path | None:
     """Copy the table about to lose rows (a resume under a changed spec, perhaps a mistyped
-    limit) to `NAME.before-resume.EXT` beside it; None when there is no table file to copy."""
+    limit) to `NAME.before-resume.EXT` beside it (`-2`, `-3`, ... after the first); None when
+    there is no table file to copy."""
     import shutil
     if not output.is_file():
         return None
     backup = output.with_name(f"{output.stem}.before-resume{output.suffix}")
+    number = 1
+    while backup.exists():   # an earlier resume's copy is never overwritten
+        number += 1
+        backup = output.with_name(f"{output.stem}.before-resume-{number}{output.suffix}")
     shutil.copy2(output, backup)
     return backup
 

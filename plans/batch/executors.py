@@ -33,6 +33,11 @@ class ExecutorError(Exception):
     """The executor cannot start (no scheduler at the address, a worker without puzzleplan, ...)."""
 
 
+class ExecutorLost(Exception):
+    """The executor went away mid-batch (the Dask scheduler's connection was lost): the runs not
+    answered yet are not failures of theirs, so the batch stops as if interrupted."""
+
+
 def safe_supervise(run: Run, stop: Any = None) -> dict[str, Any] | None:
     """`supervise`, with a failure to start or watch the process turned into the run's error row."""
     try:
@@ -142,7 +147,10 @@ class _IgnoreInterrupt(_ignore_interrupt_plugin_base()):  # type: ignore[misc]
         import threading
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-        logging.getLogger("distributed").setLevel(logging.ERROR)   # a run cancelled at Ctrl-C is no news
+        # a lost scheduler is the batch's to say, in one line (distributed's loggers, such as
+        # distributed.client, carry levels of their own)
+        for name in ["distributed"] + [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]:
+            logging.getLogger(name).setLevel(logging.CRITICAL)   # a run cancelled at Ctrl-C is no news
 
 
 class DaskExecutor:
@@ -165,7 +173,10 @@ class DaskExecutor:
         except ImportError:
             raise ExecutorError("the Dask executor needs dask.distributed (pip install 'dask[distributed]')") from None
         import logging
-        logging.getLogger("distributed").setLevel(logging.ERROR)
+        # a lost scheduler is the batch's to say, in one line (distributed's loggers, such as
+        # distributed.client, carry levels of their own)
+        for name in ["distributed"] + [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             if self.scheduler is not None:
                 self.client = Client(self.scheduler, timeout="10s")
@@ -203,7 +214,12 @@ class DaskExecutor:
 
     def _check_workers(self) -> None:
         if not self._workers():
-            self.client.wait_for_workers(1, timeout=30)
+            try:
+                self.client.wait_for_workers(1, timeout=30)
+            except (TimeoutError, OSError) as exc:   # distributed's WorkerStartTimeoutError is a TimeoutError
+                self.close()
+                raise ExecutorError(f"the Dask scheduler {self.scheduler or '(local)'} has no workers "
+                                    f"({' '.join(str(exc).split())[:120]})") from None
         mine = _worker_version()
         try:
             versions = self.client.run(_worker_version)
@@ -271,8 +287,11 @@ class DaskExecutor:
 
     @staticmethod
     def _row(future: Any, run: Run) -> dict[str, Any]:
+        from concurrent.futures import CancelledError
         try:
             row = future.result()
+        except CancelledError as exc:   # only the scheduler cancels while we wait: it lost us, or is gone
+            raise ExecutorLost(f"the Dask scheduler cancelled the runs ({' '.join(str(exc).split())[:160]})") from None
         except Exception as exc:   # the task itself failed: the worker died (KilledWorker), ...
             import socket
             return {**run.fixed_columns(), "host": socket.gethostname(), "status": "error",
@@ -280,4 +299,4 @@ class DaskExecutor:
         return row if row is not None else {**run.fixed_columns(), "status": "error", "error": "stopped"}
 
 
-__all__ = ["DaskExecutor", "ExecutorError", "LocalPool", "run_on_worker", "safe_supervise", "share_of_memory"]
+__all__ = ["DaskExecutor", "ExecutorError", "ExecutorLost", "LocalPool", "run_on_worker", "safe_supervise", "share_of_memory"]

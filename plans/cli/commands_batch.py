@@ -1,13 +1,17 @@
 """The experiment commands: batch (a spec's runs into a results table) and plot (its pictures).
 
 `batch` exits 0 when every run has a row and no two runs contradict each other, 1 when there
-is a disagreement (or a plan the checker rejects), 2 for a bad spec or options, 3 when Ctrl-C
-stopped it (the rows that finished are kept: `--resume` continues).
+is a disagreement (or a plan the checker rejects), 2 for a bad spec or options, 3 when Ctrl-C,
+SIGTERM or SIGHUP stopped it, or the Dask scheduler was lost (the rows that finished are kept:
+`--resume` continues).
 """
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from puzzleplan.plans.cli.common import EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, progress_for
 from puzzleplan.plans.cli.output import print_json
@@ -33,7 +37,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             ready = spec.with_memory_default(executor.default_memory_mb())
             if not args.quiet and not args.json:
                 _header(ready, output, executor.description)
-            with progress_for(args) as progress:
+            with progress_for(args) as progress, _stop_signals_interrupt():
                 report = run_batch(ready, output, executor, resume=args.resume, overwrite=args.overwrite,
                                    progress=progress)
     except (OutputExists, ExecutorError, TableError) as exc:
@@ -45,6 +49,24 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if report.interrupted:
         return EXIT_LIMIT
     return EXIT_NEGATIVE if report.disagreements else EXIT_OK
+
+
+@contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP (`kill`, a job scheduler's stop, a closed terminal) end the batch as
+    Ctrl-C does: its runs' processes killed, the finished rows written, exit 3."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():   # signals reach the main thread alone
+        yield
+        return
+    saved = {sig: signal.signal(sig, interrupt) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
 
 
 def _header(spec: Any, output: str, executor: str) -> None:

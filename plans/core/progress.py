@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 if TYPE_CHECKING:
@@ -260,5 +261,20 @@ class Progress:
         self.close()
 
 
-__all__ = ["DEFAULT_INTERVAL", "INTERVAL_VARIABLE", "Line", "Progress", "clock", "compact", "counted_text",
-           "interval", "open_text", "wanted"]
+@contextmanager
+def asked_display(progress: "Progress | bool | None") -> Iterator["Progress | None"]:
+    """The progress display an API call's `progress=` asks for: None or False silent, True one
+    on stderr when it is a terminal (closed on the way out), a Progress as given (the caller's)."""
+    if progress is None or progress is False:
+        yield None
+    elif progress is True:
+        with Progress.for_terminal() as display:
+            yield display
+    elif isinstance(progress, Progress):
+        yield progress
+    else:
+        raise TypeError(f"progress: expected None, True, False or a Progress, got {type(progress).__name__}")
+
+
+__all__ = ["DEFAULT_INTERVAL", "INTERVAL_VARIABLE", "Line", "Progress", "asked_display", "clock", "compact",
+           "counted_text", "interval", "open_text", "wanted"]
