@@ -236,14 +236,21 @@ def heuristic_of(board: np.ndarray, tables: HeuristicTables) -> int:
     return int(heuristic(board, *tables.arrays))
 
 
+def _board(state: bytes) -> np.ndarray:
+    """A state's board as the kernels take it from IDA*: a writable array. (np.frombuffer's
+    read-only view is another numba signature, compiled apart in the middle of a timed run,
+    since `warm-up` compiles what IDA* calls.)"""
+    return np.array(memoryview(state), dtype=np.uint8)
+
+
 def h_value(model: Instance, state: bytes) -> int:
     """`TilesPuzzle.h`: the heuristic of a state with the tables `h_tables` gives."""
-    return int(heuristic(np.frombuffer(state, dtype=np.uint8), *h_tables(model).arrays))
+    return int(heuristic(_board(state), *h_tables(model).arrays))
 
 
 def cheap_h_value(model: Instance, state: bytes) -> int:
     """`TilesPuzzle.cheap_h`: Manhattan + linear conflicts alone (never builds pattern databases)."""
-    return int(heuristic(np.frombuffer(state, dtype=np.uint8), *manhattan_tables(model).arrays))
+    return int(heuristic(_board(state), *manhattan_tables(model).arrays))
 
 
 # -- where the tables are kept ---------------------------------------------------------------------

@@ -163,11 +163,14 @@ def _expand_parallel(cur, nxt, rec, packed, w0, w1, level, gcnt, radix, binom, n
     thread that it claimed a new state or placement."""
     pieces = 64
     counts = np.zeros((pieces, 4), dtype=np.int64)
+    # a bool, not the literal True: a literal is another signature of _expand_words, which
+    # warm-up (one of the two paths) would leave to be compiled in a user's timed run
+    shared = pieces > 1
     for k in prange(pieces):
         a = w0 + (w1 - w0) * k // pieces
         b = w0 + (w1 - w0) * (k + 1) // pieces
         _expand_words(cur, nxt, rec, packed, a, b, level, gcnt, radix, binom, nbr, n, cols, not_first, not_last,
-                      nfree, goals, md, counts[k], True)
+                      nfree, goals, md, counts[k], shared)
     for k in range(pieces):
         for j in range(4):
             out[j] += counts[k, j]
