@@ -15,7 +15,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 def _cache_dirs(module: str) -> list[Path]:
     """Where numba keeps `module`'s compiled code: $NUMBA_CACHE_DIR first (numba's own order:
@@ -83,8 +83,9 @@ def kernels_cached(modules: Any = None) -> bool:
     return True
 
 
-def warm_up() -> dict[str, Any]:
-    """Compile every family's kernels by solving its warm-up puzzle with each kernel engine.
+def warm_up(names: Iterable[str] | None = None) -> dict[str, Any]:
+    """Compile every family's kernels (or those of the families `names`) by solving its warm-up
+    puzzle with each kernel engine.
 
     Each engine runs once per heuristic the family names (IDA*'s kernels differ per heuristic)
     and once per metric (an engine may compile a kernel per metric). Pattern databases are built
@@ -92,12 +93,13 @@ def warm_up() -> dict[str, Any]:
     from puzzleplan.models.family import families
     started = time.monotonic()
     saved = os.environ.get("PUZZLEPLAN_CACHE_DIR")
+    wanted = None if names is None else set(names)
     warmed = []
     with tempfile.TemporaryDirectory(prefix="puzzleplan-warm-up-") as scratch:
         os.environ["PUZZLEPLAN_CACHE_DIR"] = scratch
         try:
             for desc in families(outside=False).values():
-                if desc.warm_up is not None:
+                if desc.warm_up is not None and (wanted is None or desc.name in wanted):
                     _warm_family(desc)
                     warmed.append(desc.name)
         finally:
@@ -109,6 +111,28 @@ def warm_up() -> dict[str, Any]:
     where = _cache_dirs(modules[0]) if modules else []
     return {"seconds": round(time.monotonic() - started, 3), "cached": kernels_cached(), "families": warmed,
             "cache": str(where[0]) if where else "numba's cache"}
+
+
+def uncompiled(names: Iterable[str]) -> list[str]:
+    """The families among `names` whose kernels are not all in numba's cache yet."""
+    from puzzleplan.models.family import families
+    known = families(outside=False)
+    return sorted(name for name in set(names)
+                  if name in known and known[name].kernels and not kernels_cached(known[name].kernels))
+
+
+def compile_first(names: Iterable[str]) -> list[str]:
+    """Warm up the families among `names` not compiled yet, saying so on stderr; the families
+    warmed. A batch does this before its runs: compiling inside a run would eat its time limit
+    (a first run under `time_limit: 3` would end at the limit, and so would every rerun, as a
+    run killed while compiling leaves nothing in the cache)."""
+    import sys
+    todo = uncompiled(names)
+    if todo:
+        print(f"puzzleplan: note: compiling the numba kernels of {', '.join(todo)} before the runs "
+              "(once per installation; about a minute)", file=sys.stderr, flush=True)
+        warm_up(todo)
+    return todo
 
 
 def _warm_family(desc: Any) -> None:

@@ -433,6 +433,21 @@ def test_overwrite_starts_afresh_and_resumes_keep_every_earlier_table(tmp_path: 
     assert report.interrupted and not out.exists()
 
 
+def test_kernels_are_compiled_before_the_runs_not_in_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A batch on a machine without the compiled kernels compiles its families' first, outside
+    every run's time limit (a run killed while compiling would leave the cache as empty)."""
+    from puzzleplan.plans import warmup
+    warmed: list[list[str]] = []
+    monkeypatch.setattr(warmup, "kernels_cached", lambda modules=None: False)
+    monkeypatch.setattr(warmup, "warm_up", lambda names=None: warmed.append(sorted(names)) or {})
+    path = spec_file(tmp_path, f"instances: [{EXAMPLES}/sokoban/pocket.yaml, {EXAMPLES}/rules/hanoi.yaml]\n"
+                               "engines: [bfs]\n")
+    report = batch(path, output=tmp_path / "k.csv", workers=1)
+    assert report.statuses == {"optimal": 2} and warmed == [["sokoban"]]   # rules has no kernels
+    assert "compiling the numba kernels of sokoban before the runs" in capsys.readouterr().err
+
+
 def test_api_batch_with_progress(tmp_path: Path) -> None:
     import io
     from puzzleplan.plans.core.progress import Progress

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 from puzzleplan.plans.batch.run import Run
 from puzzleplan.plans.batch.supervise import main_hidden, supervise
 from puzzleplan.plans.core.memory import DEFAULT_SHARE, available_mb
+from puzzleplan.plans.warmup import compile_first
 
 RowSink = Callable[[dict[str, Any]], None]
 RESOURCE = "memory_mb"
@@ -73,7 +74,10 @@ class LocalPool:
 
     def run(self, runs: Iterable[Run], on_row: RowSink) -> None:
         """Run everything, calling `on_row` (in this thread) as runs finish. KeyboardInterrupt
-        kills the running processes and is raised again once they are gone."""
+        kills the running processes and is raised again once they are gone. Kernels not compiled
+        yet are compiled first (plans/warmup.compile_first)."""
+        runs = list(runs)
+        compile_first(run.family for run in runs)
         stop = threading.Event()
         with ThreadPoolExecutor(self.workers, thread_name_prefix="puzzleplan-run") as pool:
             futures = [pool.submit(safe_supervise, run, stop) for run in runs]
@@ -267,6 +271,7 @@ class DaskExecutor:
                 raise ExecutorError(f"run {hungry.index + 1} ({hungry.instance}) has a memory limit of "
                                     f"{hungry.memory_mb:,} MiB, more than any Dask worker's {RESOURCE} "
                                     f"resource ({largest:,.0f}); lower memory_limit or give the workers more")
+        self._compile_first({run.family for run in runs})
         stop_name = f"puzzleplan-stop-{uuid.uuid4().hex}"
         futures = {}
         for run in runs:
@@ -284,6 +289,20 @@ class DaskExecutor:
             except Exception:
                 pass
             raise
+
+    def _compile_first(self, names: set[str]) -> None:
+        """Kernels not compiled yet, compiled before the runs: here for a LocalCluster (its
+        workers share this machine's cache), else on one worker of each host in turn (the
+        workers of a host share its cache; compiling one cache at once from two processes can
+        crash them)."""
+        if self.cluster is not None:
+            compile_first(names)
+            return
+        hosts: dict[str, str] = {}
+        for address, worker in self._workers().items():
+            hosts.setdefault(str(worker.get("host", address)), address)
+        for address in hosts.values():
+            self.client.run(compile_first, sorted(names), workers=[address])
 
     @staticmethod
     def _row(future: Any, run: Run) -> dict[str, Any]:
