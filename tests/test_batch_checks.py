@@ -164,6 +164,27 @@ def test_a_configuration_listed_twice_runs_once(tmp_path: Path) -> None:
                                              "engines: [{engine: bfs, label: B}]\n")).runs) == 2
 
 
+def test_an_instance_listed_again_with_other_settings_runs_both_or_says_why_not(tmp_path: Path) -> None:
+    """Listed again under other metrics: both listings' runs; listed again alike: its runs once;
+    listed again under the same metric with another limit: an error (the runs would share a name)."""
+    spec = load_spec(spec_file(tmp_path, f"""
+        instances:
+          - {{file: {POCKET}, metrics: [moves], limits: {{time_limit: 2}}}}
+          - {{file: {POCKET}, metrics: [pushes], limits: {{time_limit: 5}}}}
+          - {{file: {POCKET}, metrics: [pushes], limits: {{time_limit: 5}}}}
+        engines: [bfs]
+    """))
+    assert [(r.metric, r.time_limit) for r in spec.runs] == [("moves", 2), ("pushes", 5)]
+    assert spec.skipped["instances listed twice"] == 1
+    with pytest.raises(ModelError, match="pocket.yaml is listed twice with other caps or limits under moves"):
+        load_spec(spec_file(tmp_path, f"""
+            instances:
+              - {{file: {POCKET}, metrics: [moves], limits: {{time_limit: 2}}}}
+              - {{file: {POCKET}, metrics: [moves], max_moves: 30}}
+            engines: [bfs]
+        """))
+
+
 def test_a_rules_file_with_costs_runs_under_the_cost_metric(tmp_path: Path) -> None:
     """A rules file whose actions state costs is solved under `cost` (its default metric):
     the spec neither refuses that metric nor drops the instance."""

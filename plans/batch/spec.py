@@ -434,13 +434,8 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
     skipped: Counter = Counter()
     named_metrics: set[str] = set()
     all_metrics: set[str] = set()
-    seen: set[tuple[str, str | None]] = set()
-    named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...]]] = {}
-    for inst in instances:
-        if (str(inst.path), inst.level) in seen:   # a run id names one run: the first listing counts
-            skipped["instances listed twice"] += 1
-            continue
-        seen.add((str(inst.path), inst.level))
+    named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...], _Instance]] = {}
+    for inst in instances:   # an instance may be listed again with other metrics, caps or limits
         try:
             model = load(inst.path, level=inst.level)
         except ModelError as exc:
@@ -472,17 +467,19 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
                         _check_heuristic_name(r, cfg, m, opts)
                         name = cfg.label or config_name(cfg.engine, encoding, solver, opts)
                         lim = cfg.limits.over(inst.limits.over(limits))
-                        if not _named(r, named, (inst.instance, metric, name), cfg,
-                                      (cfg.engine, encoding, solver, opts, lim)):
-                            skipped["configurations listed twice"] += repeats
+                        cap = inst.max_moves if inst.max_moves is not None else max_moves
+                        anyone = inst.any_plan if inst.any_plan is not None else any_plan
+                        twice = _named(r, named, (inst.instance, metric, name), cfg, inst,
+                                       (cfg.engine, encoding, solver, opts, lim, cap, anyone))
+                        if twice is not None:
+                            skipped[f"{twice} listed twice"] += repeats
                             continue
                         for repeat in range(1, repeats + 1):
                             runs.append(Run(
                                 index=len(runs), instance=inst.instance, path=str(inst.path), level=inst.level,
                                 family=m.family, title=m.name or inst.instance, metric=metric, engine=cfg.engine,
                                 encoding=encoding, solver=solver, options=opts, config=name, repeat=repeat,
-                                max_moves=inst.max_moves if inst.max_moves is not None else max_moves,
-                                any_plan=inst.any_plan if inst.any_plan is not None else any_plan,
+                                max_moves=cap, any_plan=anyone,
                                 time_limit=lim.time_limit, memory_mb=lim.memory_limit, max_states=lim.max_states))
                             if len(runs) > MAX_RUNS:
                                 raise ModelError(f"{r.source}:1: more than {MAX_RUNS:,} runs; split the spec")
@@ -495,18 +492,23 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
     return runs, skipped
 
 
-def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...]]],
-           key: tuple[str, str, str], cfg: _EngineConfig, what: tuple[Any, ...]) -> bool:
-    """Record configuration `what` of `cfg` under its name for one instance and metric (key):
-    False when that configuration is there already (listed twice: the same runs); a ModelError
-    when another one has the name, as summaries and plots go by name."""
+def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...], _Instance]],
+           key: tuple[str, str, str], cfg: _EngineConfig, inst: _Instance, what: tuple[Any, ...]) -> str | None:
+    """Record configuration `what` of `cfg` under its name for one instance and metric (key),
+    from the instance listing `inst`: None when new; "instances" or "configurations" when that
+    configuration is there already (listed twice: the same runs); a ModelError when another one
+    has the name, as summaries and plots go by name."""
     if key not in named:
-        named[key] = (cfg, what)
-        return True
-    first_cfg, first = named[key]
+        named[key] = (cfg, what, inst)
+        return None
+    first_cfg, first, first_inst = named[key]
     if first == what:
-        return False
+        return "instances" if first_inst is not inst else "configurations"
     instance, metric, name = key
+    if first_inst is not inst:
+        raise ModelError(f"{r.source}: field 'instances': {instance} is listed twice with other caps or limits under "
+                         f"{metric}, and the runs of both would be named {quote(name)}; list it once, or label "
+                         "the engines' configurations apart")
     where = (f"the encodings or solvers of the engine on line {cfg.line}" if first_cfg is cfg else
              f"the engines on lines {first_cfg.line} and {cfg.line}" if first_cfg.line != cfg.line else
              f"two engines on line {cfg.line}")
