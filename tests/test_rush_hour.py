@@ -152,6 +152,7 @@ BAD = {
     "bad_entry": ("vehicles:\n  - A 2 3 h\n", ["entry 1", "name size row col h|v"]),
     "unknown_char": ("board: |\n  AA..\n  ..#.\n  ....\n  ....\n", ["unknown character '#'", "row 2"]),
     "bent_vehicle": ("board: |\n  AA..\n  BB..\n  B...\n  ....\n", ["'B'", "not a straight line"]),
+    "letter_twice": ("board: |\n  AA..\n  ....\n  BB..\n  AA..\n", ["letter 'A' stands for 2 separate vehicles"]),
     "single_cell": ("board: |\n  AA..\n  ..B.\n  ....\n  ....\n", ["'B'", "not a straight line"]),
     "no_primary": ("board: |\n  BB..\n  ....\n  ....\n  ....\n", ["no primary vehicle 'A'"]),
     "exit_facing": ("exit: down\nboard: |\n  AA..\n  ....\n  ....\n  ....\n", ["field 'exit'", "cannot face"]),

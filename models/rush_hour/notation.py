@@ -121,10 +121,36 @@ def _segments(doc: Document, key: str, cells: dict[str, list[tuple[int, int]]]) 
         straight = (len(rows) == 1 or len(cols) == 1) and span == list(range(span[0], span[0] + len(span)))
         if not straight or len(where) < 2:
             r, c = where[0]
+            parts = _pieces(where)
+            if len(parts) > 1:
+                (r2, c2) = parts[1][0]
+                raise doc.error(key, f"the letter {quote(name)} stands for {len(parts)} separate vehicles (at row "
+                                     f"{r + 1}, column {c + 1} and row {r2 + 1}, column {c2 + 1}); give each its own "
+                                     "letter", line=doc.value_line(key, r2))
             raise doc.error(key, f"vehicle {quote(name)} (first at row {r + 1}, column {c + 1}) is not a straight "
                                  f"line of 2 or more cells", line=doc.value_line(key, r))
         vehicles.append(Vehicle(name, len(where), horizontal, line, span[0]))
     return vehicles
+
+
+def _pieces(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The cells in groups that touch side by side, each in reading order, the groups by their
+    first cell."""
+    left, groups = set(cells), []
+    for cell in sorted(cells):
+        if cell not in left:
+            continue
+        group, todo = [], [cell]
+        left.discard(cell)
+        while todo:
+            r, c = todo.pop()
+            group.append((r, c))
+            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if near in left:
+                    left.discard(near)
+                    todo.append(near)
+        groups.append(sorted(group))
+    return groups
 
 
 def _read_grid(doc: Document):

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from puzzleplan.models.task.ir import Task
+from puzzleplan.plans.core.words import count
 
 
 def summary(task: Task) -> dict[str, Any]:
@@ -34,10 +35,10 @@ def summary_text(task: Task) -> str:
     costs = ("every action costs 1" if s["unit_cost"] else
              "action costs " + ", ".join(f"{c}: {n}" for c, n in s["action_costs"].items()))
     return (f"task:       {task.name} ({task.family or 'task'}, metric {task.metric})\n"
-            f"variables:  {s['variables']} ({domains}); {s['facts']} facts\n"
+            f"variables:  {s['variables']} ({domains}); {count(s['facts'], 'fact')}\n"
             f"actions:    {s['actions']} ({s['distinct_move_names']} move names; {costs})\n"
             f"            at most {s['largest_precondition']} preconditions and {s['largest_effect']} effects each\n"
-            f"goal:       {s['goal_facts']} facts\n"
+            f"goal:       {count(s['goal_facts'], 'fact')}\n"
             f"mutexes:    {s['mutex_groups']} groups")
 
 

@@ -107,7 +107,8 @@ def print_exploration(model: Any, out: Any) -> None:
         nearest = metric_count(getattr(model, "metric", "step"), out.goal_distance)
     else:   # only a complete sweep proves that no goal can be reached
         nearest = "no goal is reachable" if out.complete else "none found before the exploration stopped"
-    print(f"nearest goal:  {nearest} ({count(out.goals, 'goal state')})")
+    found = count(out.goals, 'goal state') + (" in all" if out.complete else " found")
+    print(f"nearest goal:  {nearest}" + (f" ({found})" if out.goals or not out.complete else ""))
     print("per depth:     " + " ".join(str(n) for n in out.per_depth))
     print(f"stats:         {out.stats.generated:,} generated, {out.stats.seconds:.3f} s")
 
