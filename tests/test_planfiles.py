@@ -153,6 +153,19 @@ def test_the_fd_writer_prints_what_fast_downward_prints(tmp_path: Path, path: Pa
 
 
 # -- LURD ------------------------------------------------------------------------------------------
+def test_plan_files_may_hold_comment_lines_and_come_from_standard_input(capsys, tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """Whole lines starting ; or # are notes, in every family's notation; `@-` reads stdin."""
+    import io
+    plan = "; found by hand\n# the primary waits\nA-1 A-1\n"
+    board = tmp_path / "left.yaml"
+    board.write_text("puzzle: rush-hour\nexit: left\nboard: |\n  ......\n  ..AA..\n  ......\n")
+    (tmp_path / "plan.txt").write_text(plan)
+    assert run_cli(capsys, "check", board, f"@{tmp_path / 'plan.txt'}")[:2] == (0, "valid: 2 moves reach the goal\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(plan))
+    assert run_cli(capsys, "check", board, "@-")[:2] == (0, "valid: 2 moves reach the goal\n")
+
+
 def test_lurd_reads_run_lengths_wrapped_lines_and_one_move() -> None:
     assert read_lurd("3l2U") == list("lllUU")
     assert read_lurd("ur\nD l\n  dR\r\n") == list("urDldR")

@@ -61,8 +61,18 @@ TASK_NAMED = (TASK_CHECKER, "puzzleplan.plans.check.rules:replay", "puzzleplan.p
 MAX_PLAN_BYTES = 16_000_000  # far beyond any plan within the largest cap
 
 
+_COMMENT_LINE = re.compile(r"^[ \t]*[;#][^\n]*(?:\n|$)", re.MULTILINE)   # whole lines only: a move may hold them
+
+
 def read_plan_argument(arg: str) -> str:
-    """A PLAN argument: the plan itself, or `@file` holding it (OSError / ValueError when unreadable)."""
+    """A PLAN argument: the plan itself, `@file` holding it, or `@-` for standard input
+    (OSError / ValueError when unreadable)."""
+    if arg == "@-":
+        import sys
+        text = sys.stdin.read(MAX_PLAN_BYTES + 1)
+        if len(text) > MAX_PLAN_BYTES:
+            raise ValueError(f"standard input: the plan holds more than {MAX_PLAN_BYTES:,} bytes")
+        return text.lstrip("\ufeff")
     if arg.startswith("@"):
         path = Path(arg[1:])
         if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
@@ -89,6 +99,8 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
         tokens = _planner_plan(model, plan)
     elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
         tokens = read_lurd(plan)
+    elif _COMMENT_LINE.search(plan):   # a plan file's own notes, as LURD and FD files carry
+        return check_plan(model, _COMMENT_LINE.sub("", plan), notation)
     elif own and desc.tokens is not None:
         tokens = resolve(desc.tokens)(plan)
     elif (not own or desc.checker in TASK_NAMED) and not has_separators(plan) and plan.strip():

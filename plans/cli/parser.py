@@ -189,7 +189,8 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
 
     p = sub.add_parser("check", help="replay a plan with the independent checker")
     _puzzle(p)
-    p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), or @FILE")
+    p.add_argument("plan", help="the plan (e.g. UURDL or '0 3 2 1' or tile faces), @FILE, or @- (standard input); "
+                                "whole lines starting ; or # are comments")
     p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--notation", choices=["blank", "digits", "tiles"],
                    help="tiles only: read moves as blank directions, seed digits or tile faces")
