@@ -97,7 +97,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
         if letter not in pieces:
             raise IllegalMove(i, token, f"there is no piece {clip(letter)!r}")
         if metric == "step" and len(path) != 1:
-            raise IllegalMove(i, token, "the step metric moves one cell per move")
+            raise IllegalMove(i, token, "the step metric moves one cell per move (a plan of slides? check it with --metric slide)")
         if metric == "slide" and len(set(path)) != 1:
             raise IllegalMove(i, token, "the slide metric moves in one straight line per move")
         start = set(pieces[letter])

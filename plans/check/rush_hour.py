@@ -45,7 +45,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
         if dist == 0:
             raise IllegalMove(i, token, "a move must cover at least one cell")
         if model.metric == "step" and dist != 1:
-            raise IllegalMove(i, token, "the step metric moves one cell per move")
+            raise IllegalMove(i, token, "the step metric moves one cell per move (a plan of slides? check it with --metric slide)")
         dr, dc = (0, 1) if horizontal[name] else (1, 0)
         if sign == "-":
             dr, dc = -dr, -dc
