@@ -65,6 +65,8 @@ class Family:
     collections: file suffix -> `load_collection(path, level, overrides)` (many levels a file); the
                  reader's module also has `count_levels(path) -> int` (batch specs' `levels: all`)
     sample:      a small puzzle file's text, for the capability matrix and its test
+    samples:     metric -> a sample for that metric in place of `sample` (under `cost`, one whose
+                 actions cost other than 1, so the matrix's cost row is that of puzzles with costs)
     heuristics:  the names `--heuristic` may choose for this family's native searchers
     kernels:     modules compiled by numba on first use (`puzzleplan warm-up` compiles them)
     kernel_engines: the engines that use those kernels (`solve` warns before compiling them)
@@ -93,6 +95,7 @@ class Family:
     engines: Mapping[str, str] = field(default_factory=dict)
     collections: Mapping[str, str] = field(default_factory=dict)
     sample: str | None = None
+    samples: Mapping[str, str] = field(default_factory=dict)
     heuristics: tuple[str, ...] = ()
     kernels: tuple[str, ...] = ()
     kernel_engines: tuple[str, ...] = ("idastar", "dfs")
@@ -105,8 +108,10 @@ class Family:
     def model_class(self) -> Any:
         return resolve(self.model)
 
-    def sample_text(self) -> str | None:
-        return None if self.sample is None else str(resolve(self.sample))
+    def sample_text(self, metric: str | None = None) -> str | None:
+        """The sample puzzle's text (the metric's own sample where the family has one)."""
+        chosen = self.samples.get(metric, self.sample) if metric is not None else self.sample
+        return None if chosen is None else str(resolve(chosen))
 
 
 @lru_cache(maxsize=None)

@@ -24,15 +24,17 @@ class Capabilities:
     exports: tuple[str, ...]
     checker: str            # "independent" (a replay of its own) or "model" (the family's successors)
     notations: tuple[str, ...]
+    unit_cost_engines: tuple[str, ...] = ()   # also run where every action costs 1 (a cost row's sample has costs)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def sample_model(desc: Family, metric: str) -> Any:
-    """The family's sample puzzle under `metric` (None when the family has no sample)."""
+def sample_model(desc: Family, metric: str, plain: bool = False) -> Any:
+    """The family's sample puzzle under `metric`: the metric's own sample where the family has
+    one, unless `plain` (None when the family has no sample)."""
     from puzzleplan.models import loads
-    text = desc.sample_text()
+    text = desc.sample_text(None if plain else metric)
     if text is None:
         return None
     model = loads(text, f"<{desc.name} sample>")
@@ -59,8 +61,12 @@ def capabilities(desc: Family, metric: str, model: Any | None = None) -> Capabil
             backends.add(cls.backend)
     exports = [kind for kind in export_kinds(desc) if exporter_supports(model, kind) is None]
     exports += [kind for kind, backend in (("dimacs", "sat"), ("cpsat", "cpsat")) if backend in backends]
+    unit = ()
+    if metric in desc.samples and desc.sample is not None:
+        plain = sample_model(desc, metric, plain=True)
+        unit = tuple(n for n in engines.names() if n not in runs and engines.supports(n, plain) is None)
     return Capabilities(desc.name, metric, desc.summary, runs, tuple(encodings), tuple(exports),
-                        "independent" if desc.checker else "model", desc.notations)
+                        "independent" if desc.checker else "model", desc.notations, unit)
 
 
 def matrix() -> list[Capabilities]:

@@ -35,6 +35,11 @@ def test_listed_engines_run_and_the_others_refuse(row) -> None:
             assert reason, name
             result = solve(model, name)
             assert result.status is Status.UNSUPPORTED and result.message == reason
+    if row.unit_cost_engines:   # a cost row's sample has costs; its plain sample runs these too
+        plain = sample_model(families()[row.family], row.metric, plain=True)
+        assert plain.unit_cost and not model.unit_cost
+        for name in row.unit_cost_engines:
+            assert solve(plain, name, Request(limits=Limits(time_limit=60))).status.has_plan, name
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r.family}/{r.metric}")
@@ -63,7 +68,7 @@ def test_listed_exports_write(row, tmp_path, capsys) -> None:
     from helpers import run_cli
     desc = families()[row.family]
     puzzle = tmp_path / "sample.yaml"
-    puzzle.write_text(desc.sample_text() + f"metric: {row.metric}\n")
+    puzzle.write_text(desc.sample_text(row.metric) + f"metric: {row.metric}\n")
     for kind in ("pddl", "dimacs", "cpsat"):
         out = tmp_path / f"out-{kind}"
         horizon = ("--horizon", "3") if kind != "pddl" else ()   # a pddl export has none

@@ -29,6 +29,32 @@ problem: |
     (:goal (at garden)))
 """
 
+# The matrix's cost row: the same walk where going through the kitchen costs more than the
+# longer way round (action costs: the cheapest plan is not the shortest)
+COST_SAMPLE = """\
+puzzle: pddl
+name: three rooms, priced
+domain: |
+  (define (domain rooms)
+    (:requirements :strips :typing :action-costs)
+    (:types room)
+    (:predicates (at ?r - room) (door ?a ?b - room))
+    (:functions (total-cost) - number (toll ?a ?b - room) - number)
+    (:action go
+      :parameters (?a ?b - room)
+      :precondition (and (at ?a) (door ?a ?b))
+      :effect (and (at ?b) (not (at ?a)) (increase (total-cost) (toll ?a ?b)))))
+problem: |
+  (define (problem walk)
+    (:domain rooms)
+    (:objects hall kitchen garden porch - room)
+    (:init (at hall) (door hall kitchen) (door kitchen garden) (door hall porch) (door porch garden)
+           (= (toll hall kitchen) 1) (= (toll kitchen garden) 5) (= (toll hall porch) 1)
+           (= (toll porch garden) 2) (= (total-cost) 0))
+    (:goal (at garden))
+    (:metric minimize (total-cost)))
+"""
+
 FAMILY = Family(
     name="pddl",
     model="puzzleplan.models.pddl.model:PddlModel",
@@ -37,4 +63,5 @@ FAMILY = Family(
     checker="puzzleplan.plans.check.pddl:replay",
     tokens="puzzleplan.models.pddl.plan:tokens",
     sample="puzzleplan.models.pddl:SAMPLE",
+    samples={"cost": "puzzleplan.models.pddl:COST_SAMPLE"},
 )

@@ -72,6 +72,30 @@ actions:
     name: "{on[d]}>{to}"
 """
 
+# The matrix's cost row: a puzzle whose actions cost other than 1 (the cheapest plan, two
+# steps of 2, is not the shortest, a jump of 5)
+COST_SAMPLE = """\
+puzzle: rules
+name: step or jump
+variables:
+  x: 0..2
+init:
+  x: 0
+goal:
+  x: 2
+actions:
+  step:
+    requires: [x < 2]
+    effects: {x: x + 1}
+    cost: 2
+    name: s
+  jump:
+    requires: [x == 0]
+    effects: {x: 2}
+    cost: 5
+    name: j
+"""
+
 FAMILY = Family(
     name="rules",
     model="puzzleplan.models.rules.model:RulesModel",
@@ -79,6 +103,7 @@ FAMILY = Family(
     metrics=("step", "cost"),
     checker="puzzleplan.plans.check.rules:replay",
     sample="puzzleplan.models.rules:SAMPLE",
+    samples={"cost": "puzzleplan.models.rules:COST_SAMPLE"},
     notations=("yaml",),
     task=None,
 )

@@ -109,6 +109,8 @@ def cmd_families(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"{row.family} ({row.metric}): {row.summary}" if row.summary else f"{row.family} ({row.metric})")
         print(f"  engines:    {' '.join(row.engines) or '-'}")
+        if row.unit_cost_engines:
+            print(f"              where every action costs 1, also: {' '.join(row.unit_cost_engines)}")
         print(f"  encodings:  {' '.join(row.encodings) or '-'}")
         print(f"  exports:    {' '.join(row.exports) or '-'}")
         print(f"  checker:    {row.checker}")
