@@ -109,11 +109,17 @@ def _fd_text(model: Any, moves: list[str]) -> str:
         action = next((a for a in task.applicable(state) if normal_name(a.name, fold) == wanted), None)
         if action is None:
             raise PlanFormatError(f"move {number} ({move!r}) is no action of the exported task in its state")
-        lines.append(normal_name(move, fold) if fold else f"({names[position[id(action)]]} )")
+        lines.append(_fd_line(normal_name(move, fold)) if fold else f"({names[position[id(action)]]} )")
         cost += action.cost
         state = action.apply(state)
     lines.append(f"; cost = {cost} ({'unit' if task.unit_cost else 'general'} cost)")
     return "\n".join(lines) + "\n"
+
+
+def _fd_line(name: str) -> str:
+    """A PDDL action as Fast Downward prints it: `(move a b)`, and `(wait )` without arguments
+    (its operator name is the action's name and a space before the arguments, none here)."""
+    return name if " " in name.strip("() ") else name[:-1].rstrip() + " )"
 
 
 # -- reading -------------------------------------------------------------------------------------

@@ -137,9 +137,17 @@ FD = fast_downward()
     (EXAMPLES / "pddl" / "ferry.yaml", None),                 # action costs: general cost
     (SOKOBAN / "two-boxes.yaml", "pushes"),                   # walks cost 0
     (EXAMPLES / "tiles" / "small-2x3.yaml", None),            # unit cost
+    ("puzzle: pddl\ndomain: |\n  (define (domain lamp) (:requirements :strips :negative-preconditions) (:predicates (on) (lit))\n"
+     "    (:action flip :parameters () :precondition (not (on)) :effect (on))\n"
+     "    (:action light :parameters () :precondition (on) :effect (lit)))\n"
+     "problem: |\n  (define (problem one) (:domain lamp) (:init) (:goal (lit)))\n", None),   # no arguments
 ])
-def test_the_fd_writer_prints_what_fast_downward_prints(tmp_path: Path, path: Path, metric: str | None) -> None:
-    """On the export, or on a PDDL puzzle's own domain and problem (its moves are their actions)."""
+def test_the_fd_writer_prints_what_fast_downward_prints(tmp_path: Path, path: Path | str, metric: str | None) -> None:
+    """On the export, or on a PDDL puzzle's own domain and problem (its moves are their actions,
+    `(go a b)`, and `(flip )` for one without arguments)."""
+    if isinstance(path, str):
+        (tmp_path / "puzzle.yaml").write_text(path)
+        path = tmp_path / "puzzle.yaml"
     model = load(path, {"metric": metric} if metric else None)
     domain, problem = model.pddl_texts if model.family == "pddl" else task_pddl(model)
     (tmp_path / "domain.pddl").write_text(domain)
