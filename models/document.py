@@ -375,7 +375,8 @@ def _syntax_hint(text: str, mark: Any, problem: str) -> str:
     here = lines[mark.line] if 0 <= mark.line < len(lines) else ""
     if mark.column < len(here) and here[mark.column] == "\t" or "\t" in here[:mark.column + 1]:
         return " (a tab: YAML indents with spaces)"
-    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
+    nested = re.search(r"[\[{][^\n]*\w\[", here) is not None   # a flow list or mapping holding `name[...]`
+    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem or nested:
         return (" (inside [...] or {...}, quote an item holding brackets, braces or commas, or write the list "
                 "one '- item' per line)")
     return ""

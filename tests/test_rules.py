@@ -347,6 +347,8 @@ BAD = [
     # (name, text to replace, replacement, the line to name (a snippet of it), field, words of the message)
     ("unknown name", "- on[d] != to", "- on[d] != too", "on[d] != too", "actions.move.requires[1]",
      "unknown name 'too'"),
+    ("unknown value", "- on[d] != to", "- on[d] != d4", "on[d] != d4", "actions.move.requires[1]",
+     "the domains' words: a, b, c"),
     ("type error", "      - on[d] != to\n", "      - on[d] != to\n      - on[d] + 1 > 0\n", "on[d] + 1 > 0",
      "actions.move.requires[2]", "action move (d=1, to=a) when on[1]=b: + needs whole numbers"),
     ("a number where true or false is due", "      - on[d] != to\n", "      - on[d] != to\n      - d + 1\n", "d + 1",
@@ -405,7 +407,7 @@ def test_effect_leaving_its_domain_names_the_action_and_parameters(tmp_path: Pat
     message = _error(tmp_path, text)
     assert message.startswith(f"{tmp_path / 'bad.yaml'}:{_line(text, 'water[j] + 1')}: field "
                               "'actions.fill.effects.water[j]'"), message
-    assert "action fill (j=1) when water[1]=5: sets water[1] to '6', outside its domain" in message
+    assert "action fill (j=1) when water[1]=5: sets water[1] to 6, outside its domain" in message
 
 
 def test_duplicate_move_names_across_actions(tmp_path: Path) -> None:

@@ -190,7 +190,9 @@ class Compiler:
             raise ExprError(f"{quote(name)} is a function; call it, as in {name}(...)")
         known = sorted(set(scope.locals) | set(scope.lets) | set(world.scalars) | set(world.families)
                        | set(world.sets) | set(world.constants) | set(world.tables))
-        raise ExprError(f"unknown name {quote(name)}; known names: {shorten(', '.join(known), 160) or 'none'}")
+        words = sorted(set(world.symbols) - set(known))
+        raise ExprError(f"unknown name {quote(name)}; known names: {shorten(', '.join(known), 160) or 'none'}"
+                        + (f"; the domains' words: {shorten(', '.join(words), 120)}" if words else ""))
 
     def _Tuple(self, node: ast.Tuple, scope: Scope) -> Fn:
         parts = [self.expr(e, scope) for e in node.elts]

@@ -125,8 +125,9 @@ class _Grounding:
             if isinstance(value, bool):
                 value = int(value)
             if not isinstance(value, (int, str)) or norm(value) not in self.value_index[var]:
-                shown = show(value) if isinstance(value, (int, str, tuple)) else type(value).__name__
-                raise ExprError(f"sets {self.rules.names[var]} to {quote(shown)}, outside its domain "
+                shown = (str(value) if isinstance(value, int) else
+                         quote(show(value)) if isinstance(value, (str, tuple)) else type(value).__name__)
+                raise ExprError(f"sets {self.rules.names[var]} to {shown}, outside its domain "
                                 "(add a requirement)")
             new[var] = self.domains[var][self.value_index[var][norm(value)]]
 
