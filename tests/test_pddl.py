@@ -544,3 +544,8 @@ def test_a_reading_the_limit_stopped_leaves_the_next_one_sound(monkeypatch) -> N
         except LimitReached:
             pass
         assert load(path).task == task, after
+
+
+def test_convert_says_it_has_no_notation_for_pddl_and_what_writes_the_task(capsys) -> None:
+    code, out, err = run_cli(capsys, "convert", EXAMPLES / "pddl" / "ferry.yaml", "--to", "yaml")
+    assert code == 2 and out == "" and "convert has no notation for pddl puzzles" in err and "export" in err

@@ -257,7 +257,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
     desc = family_of(model)
     kinds = desc.notations if desc is not None else getattr(model, "notations", ())
     if args.to not in kinds:
-        raise InputError(f"--to: {model.family} can be written as {', '.join(kinds) or 'nothing'}, not {args.to!r}")
+        if not kinds:
+            raise InputError(f"--to: convert has no notation for {model.family} puzzles (`export --to pddl` "
+                             "writes the planning task)")
+        raise InputError(f"--to: {model.family} can be written as {', '.join(kinds)}, not {args.to!r}")
     text = model.notation(args.to)
     if args.output:
         write_atomically(args.output, text)
