@@ -31,7 +31,7 @@ What `import puzzleplan` gives:
     write_plan(model, plan, fmt="puzzleplan") -> str    a plan file's text (plan: moves, a Plan or a
                                                 Result): puzzleplan, fd (Fast Downward's plan), lurd
                                                 (Sokoban) or digits (tiles)
-    compare(model, horizon=None, encodings=None, solvers=("cadical195",), repeat=1, goal=None,
+    compare(model, horizon=None, encodings=None, solvers=("cadical195", "glucose4"), repeat=1, goal=None,
             workers=None, limits=None, **limit keywords) -> list[Trial]
                                                 every encoding x solver at one horizon (default:
                                                 the native optimum), as `puzzleplan compare`
@@ -73,7 +73,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Sequence
 
-from puzzleplan.plans.core.options import ENGINE_OPTIONS   # public: the engine keywords solve() takes
+from puzzleplan.plans.core.options import COMPARE_SOLVERS, ENGINE_OPTIONS   # public: the engine keywords solve() takes
 from puzzleplan.plans.core.progress import asked_display
 
 
@@ -247,10 +247,10 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
 
 
 def compare(model: Any, horizon: int | None = None, encodings: list[str] | None = None,
-            solvers: Sequence[str] = ("cadical195",), repeat: int = 1, goal: str | None = None,
+            solvers: Sequence[str] | None = None, repeat: int = 1, goal: str | None = None,
             workers: int | None = None, limits: "Limits | None" = None, **keywords: Any) -> list["Trial"]:
-    """Every encoding (default: all of the model's) x SAT solver at one horizon (default: the
-    native optimum), `repeat` times, as `puzzleplan compare`: one row (a Trial) each, its plan
+    """Every encoding (default: all of the model's) x SAT solver (default: cadical195 and
+    glucose4, as the command line) at one horizon (default: the native optimum), `repeat` times, as `puzzleplan compare`: one row (a Trial) each, its plan
     checked. goal: the horizon semantics, "by" or "exact" (default: the proof's); one time limit
     covers the whole call. ValueError for an unknown encoding or solver, or no optimum to use."""
     import time
@@ -262,6 +262,7 @@ def compare(model: Any, horizon: int | None = None, encodings: list[str] | None 
         raise TypeError(f"compare() got an unexpected keyword {sorted(keywords)[0]!r}")
     started = time.monotonic()
     chosen = choose_encodings(model, encodings, one_per_backend=False)
+    solvers = COMPARE_SOLVERS if solvers is None else solvers
     for solver in solvers:
         check_solver(solver)
     if horizon is None:

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from puzzleplan.models.base import MAX_CAP
 from puzzleplan.plans.cli.common import DEFAULT, EXIT_INPUT
+from puzzleplan.plans.core.options import COMPARE_SOLVERS
 from puzzleplan.plans.core.words import clip
 from puzzleplan.plans.planfile import FORMATS
 
@@ -224,7 +225,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
                         "a given T is asked of every encoding in its own unit")
     p.add_argument("--metric", help=METRIC_HELP)
     p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: all of the family's encodings")
-    p.add_argument("--solvers", nargs="+", default=["cadical195", "glucose4"], metavar="NAME",
+    p.add_argument("--solvers", nargs="+", default=list(COMPARE_SOLVERS), metavar="NAME",
                    help="python-sat solvers for the SAT encodings")
     p.add_argument("--goal", choices=["by", "exact"], help="horizon semantics (default: the proof semantics)")
     p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")

@@ -16,6 +16,8 @@ ENGINE_OPTIONS = frozenset({
     "params", "workers", "hint", "max_horizon", "heuristic", "partition", "native", "rules",
 })
 
+COMPARE_SOLVERS = ("cadical195", "glucose4")   # `compare`'s SAT solvers unless others are named (CLI and API)
+
 _SAT_CPSAT = ("sat", "cpsat")
 READERS: dict[str, tuple[str, ...]] = {   # option -> the only engines that read it
     "encoding": _SAT_CPSAT, "strategy": _SAT_CPSAT, "goal": _SAT_CPSAT, "no_reversal": _SAT_CPSAT,
