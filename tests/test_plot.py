@@ -75,6 +75,14 @@ def test_many_configurations_keep_their_legend_beside_the_axes_and_distinct_colo
     assert len({line.get_color() for line in ax.get_lines()}) == 12            # the default cycle repeats after 10
 
 
+@pytest.mark.parametrize("n", [12, 40, 75])
+def test_a_long_legend_stays_inside_the_picture(n: int) -> None:
+    fig = cactus_figure({f"engine-{i}/encoding-{i}/solver": [(1, 0.1 * (i + 1))] for i in range(n)})
+    fig.canvas.draw()
+    box, legend = fig.bbox, fig.legends[0].get_window_extent()
+    assert box.x0 <= legend.x0 and legend.x1 <= box.x1 and box.y0 <= legend.y0 and legend.y1 <= box.y1
+
+
 def test_proved_counts_only_proved_answers() -> None:
     series = cactus_series(three_instances(), solved="proved")
     assert series["A"] == [(1, 0.5)]                         # i3 was only "solved"

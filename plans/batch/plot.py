@@ -188,6 +188,7 @@ def summary_csv(summaries: list[ConfigSummary]) -> str:
 # -- drawing ----------------------------------------------------------------------------------
 
 LEGEND_INSIDE = 6   # configurations whose legend fits inside a cactus plot's axes
+LEGEND_ROWS = 30    # names a column of the legend beside them
 
 
 def _figure(width: float, height: float) -> Any:
@@ -202,7 +203,10 @@ def cactus_figure(series: dict[str, list[tuple[int, float]]], solved: str = "ans
     from matplotlib import colormaps
     from matplotlib.ticker import MaxNLocator
     many = len(series) > LEGEND_INSIDE
-    fig = _figure(9.5 if many else 7.0, 4.8)
+    # beside the axes, a legend of LEGEND_ROWS names a column, the figure as tall as it needs
+    columns = -(-len(series) // LEGEND_ROWS)
+    fig = _figure((9.5 + 2.5 * (columns - 1)) if many else 7.0,
+                  max(4.8, 0.8 + 0.19 * min(len(series), LEGEND_ROWS)) if many else 4.8)
     ax = fig.add_subplot()
     # past ten lines the default cycle repeats its colours: twenty distinct ones instead
     colours = colormaps["tab20"].colors if len(series) > 10 else [None] * len(series)
@@ -214,6 +218,7 @@ def cactus_figure(series: dict[str, list[tuple[int, float]]], solved: str = "ans
     ax.set_yscale("log")
     if not any(series.values()):
         ax.set_ylim(0.1, 10.0)
+        ax.set_xlim(0, 1)
         ax.text(0.5, 0.5, "no instance solved", transform=ax.transAxes, ha="center", va="center")
     ax.set_xlim(left=0)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -222,7 +227,7 @@ def cactus_figure(series: dict[str, list[tuple[int, float]]], solved: str = "ans
     ax.grid(True, which="major", alpha=0.5)
     ax.grid(True, which="minor", alpha=0.15)
     if many:   # beside the axes: inside, a long legend hid the lines
-        fig.legend(loc="outside right upper", fontsize="small")
+        fig.legend(loc="outside right upper", fontsize="small", ncols=columns)
     else:
         ax.legend(loc="upper left", fontsize="small")
     ax.set_title(title if title is not None else "cactus: instances solved within a time")
