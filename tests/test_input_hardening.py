@@ -696,3 +696,21 @@ def test_control_characters_made_by_yaml_escapes_are_refused(capsys, tmp_path: P
 def test_tabs_and_line_breaks_stay_allowed_in_text(capsys, tmp_path: Path) -> None:
     assert main(["solve", str(_write(tmp_path, TILES + 'description: "two\\tcolumns\\nand lines"\n'))]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("command", [
+    ["check", "{puzzle}", "@/dev/zero"],
+    ["render", "{puzzle}", "--plan", "@/dev/zero", "-o", "{out}"],
+    ["decode", "{puzzle}", "@/dev/zero", "--map", "{map}"],
+    ["decode", "{puzzle}", "v 1 0", "--map", "/dev/zero"],
+], ids=["check", "render", "decode-solution", "decode-map"])
+def test_endless_inputs_are_read_up_to_a_cap(capsys, tmp_path: Path, command: list[str]) -> None:
+    """/dev/zero is no regular file: a size check on the file alone let it fill the memory."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    (tmp_path / "m.json").write_text("{}")
+    args = [a.format(puzzle=ROOT / "examples" / "tiles" / "eight-31.yaml", out=tmp_path / "x.svg",
+                     map=tmp_path / "m.json") for a in command]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "/dev/zero" in err and "bytes" in err and len(err.strip().splitlines()) == 1

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
 from puzzleplan.models.family import family_of, resolve
@@ -74,10 +73,11 @@ def read_plan_argument(arg: str) -> str:
             raise ValueError(f"standard input: the plan holds more than {MAX_PLAN_BYTES:,} bytes")
         return text.lstrip("\ufeff")
     if arg.startswith("@"):
-        path = Path(arg[1:])
-        if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
+        with open(arg[1:], "rb") as handle:   # read up to the cap: /dev/zero is no regular file
+            data = handle.read(MAX_PLAN_BYTES + 1)
+        if len(data) > MAX_PLAN_BYTES:
             raise ValueError(f"{clip_path(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
-        return path.read_text(encoding="utf-8-sig")   # a leading byte-order mark dropped
+        return data.decode("utf-8-sig")   # a leading byte-order mark dropped; UnicodeDecodeError is a ValueError
     return arg
 
 

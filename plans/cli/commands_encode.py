@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from puzzleplan.models.base import ModelError
+from puzzleplan.models.document import read_text
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, progress_for, check_writable,
@@ -213,15 +215,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MAX_DECODE_BYTES = 256_000_000   # a map or a solver's model: tens of millions of variables
+
+
 def cmd_decode(args: argparse.Namespace) -> int:
     from puzzleplan.encoders.export import decode_dimacs
     from puzzleplan.encoders.sat.base import UndecodableModel
     model = load_model(args)
     map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
-        map_text = open(map_path, encoding="utf-8-sig").read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{clip_path(map_path)}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        map_text = read_text(map_path, "a variable map (JSON)", MAX_DECODE_BYTES)
+    except ModelError as exc:
+        raise InputError(str(exc)) from None
     where, solution = _solution_text(args.solution)
     try:
         moves = decode_dimacs(model, map_text, solution)
@@ -245,9 +250,9 @@ def _solution_text(arg: str) -> tuple[str, str]:
     path = arg[1:] if arg.startswith("@") else arg
     if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
         try:
-            return clip_path(path), open(path, encoding="utf-8-sig").read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{clip_path(path)}: cannot read the solution: {getattr(exc, 'strerror', None) or exc}") from None
+            return clip_path(path), read_text(path, "a SAT solver's model", MAX_DECODE_BYTES)
+        except ModelError as exc:
+            raise InputError(str(exc)) from None
     return "SOLUTION", arg
 
 

@@ -177,6 +177,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         try:
             plan = read_plan_argument(args.plan)
         except (OSError, UnicodeDecodeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and not isinstance(exc, UnicodeDecodeError):
+                raise InputError(str(exc)) from None   # names the file already
             why = getattr(exc, "strerror", None) or exc
             raise InputError(f"{clip_path(args.plan[1:])}: cannot read the plan: {why}") from None
     written = write_rendering(args, model, args.output, plan, to, frame=args.frame, seconds=args.seconds,
