@@ -462,6 +462,26 @@ def test_the_delete_relaxation_never_calls_a_solvable_task_unsolvable(task: Task
         assert fact is not None   # single-fact moves: the relaxation is exact about which facts ever hold
 
 
+def test_polled_lets_an_import_finish_before_it_stops(tmp_path: Path, monkeypatch) -> None:
+    """A stop inside a module's import would leave it half-built (unified-planning imports
+    lazily mid-parse; the fallout read as an error of the user's PDDL): it waits for the import."""
+    import sys
+    from puzzleplan.models.task.checkpoints import checkpoints, polled
+    from puzzleplan.plans.core.context import LimitReached, SearchContext
+    from puzzleplan.plans.core.types import Limits
+    (tmp_path / "slow_import_for_polled.py").write_text(
+        "import time\nstop = time.monotonic() + 0.5\nwhile time.monotonic() < stop:\n    pass\nDONE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def work() -> None:
+        import slow_import_for_polled  # noqa: F401
+        while True:
+            pass
+    with checkpoints(SearchContext(Limits(time_limit=0.05)).poll), pytest.raises(LimitReached):
+        polled(work)
+    assert sys.modules.pop("slow_import_for_polled").DONE
+
+
 def test_polled_stops_a_call_without_checkpoints_at_the_limit() -> None:
     """checkpoints.polled: a timer calls the run's poll inside a long pure-Python call (as
     unified-planning's reader and grounder are), and its LimitReached ends the call."""

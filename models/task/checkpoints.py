@@ -65,6 +65,17 @@ def _in_finaliser(frame: Any, depth: int = 32) -> bool:
     return False
 
 
+def _importing(frame: Any) -> bool:
+    """Whether a module is being imported anywhere up the stack (unified-planning imports lazily,
+    mid-parse): a stop raised there leaves a module half-initialised, and the import's fallout
+    (a recursion error, a missing attribute of numpy) reads as an error of the user's file."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def polled(work: Callable[[], T]) -> T:
     """`work()`, a library call with no checkpoints of its own (unified-planning's PDDL reader
     and grounder), stopped at the run's limits all the same: in the main thread, where Python
@@ -80,10 +91,11 @@ def polled(work: Callable[[], T]) -> T:
     armed = [True]
 
     def look(signum: int, frame: Any) -> None:
-        # not once disarmed, nor inside a finaliser, where Python would print and swallow it;
+        # not once disarmed, nor inside a finaliser, where Python would print and swallow it,
+        # nor during an import (the next tick after it raises);
         # once over a limit it raises at every tick, so a stop swallowed where Python ignores
         # exceptions (a garbage-collector callback) is raised again 0.1 s later
-        if armed[0] and not _in_finaliser(frame):
+        if armed[0] and not _in_finaliser(frame) and not _importing(frame):
             try:
                 poll()
             except Exception as exc:
