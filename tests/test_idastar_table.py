@@ -155,3 +155,38 @@ def test_a_self_loop_past_the_budget_ends(monkeypatch) -> None:
     monkeypatch.setattr(depth_first, "TABLE_BUDGET", 2)
     result = idastar.run(Graph([[1, 2, 3], [1], [], []], set()), Request(), SearchContext(Limits(time_limit=5)))
     assert result.status is Status.UNSOLVABLE
+
+
+class _Wide:
+    """Every state has 3,000 children and no goal: few nodes, much work."""
+
+    metric, max_moves, unit_cost = "step", None, True
+
+    def initial(self) -> int:
+        return 0
+
+    def is_goal(self, state: int) -> bool:
+        return False
+
+    def h(self, state: int) -> int:
+        return 0
+
+    def successors(self, state: int) -> Iterator[tuple[str, int]]:
+        return ((f"m{k}", state * 3000 + k + 1) for k in range(3000))
+
+
+@pytest.mark.parametrize("capped", [False, True])
+def test_the_limits_are_checked_by_work_as_well_as_by_nodes(capped: bool) -> None:
+    """A node with thousands of children: the limits are looked at long before POLL_EVERY nodes."""
+    from puzzleplan.plans.core.context import LimitReached
+    ctx = SearchContext(Limits())
+    calls = []
+
+    def poll() -> None:
+        calls.append(ctx.stats.nodes)
+        raise LimitReached("stop", "test")
+    ctx.poll = poll
+    search = depth_first.GenericDepthFirst(_Wide())
+    with pytest.raises(LimitReached):
+        search.within_cap(3, ctx) if capped else search.bounded(5, ctx)
+    assert calls and calls[0] < 10 < depth_first.POLL_EVERY

@@ -48,6 +48,7 @@ class GenericDepthFirst:
         # every state generated in any pass -> expanded in some pass yet (None past the budget)
         self.seen: dict[Any, bool] | None = {model.initial(): True}
         self.expanded = 1
+        self._next_poll = POLL_EVERY        # generated children at the next limit check
 
     def _estimate(self, state: State) -> int:
         value = self.learned.get(state)
@@ -68,6 +69,11 @@ class GenericDepthFirst:
     def _children(self, state: State, ordered: bool, ctx: SearchContext) -> list[tuple[int, Action, State]]:
         kids = [(self._estimate(child), action, child) for action, child in self.model.successors(state)]
         ctx.stats.generated += len(kids)
+        # the limits by work as well as by nodes: on a large board a node has dozens of children,
+        # and POLL_EVERY nodes took 6 s of a 1 s limit (Rush Hour 12x12)
+        if ctx.stats.generated >= self._next_poll:
+            self._next_poll = ctx.stats.generated + POLL_EVERY
+            ctx.poll()
         seen = self.seen
         if seen is not None:
             for _, _, child in kids:
@@ -185,7 +191,8 @@ class GenericDepthFirst:
             """Generate state's children at depth g + 1: ((the move to a goal,) or None, new ones)."""
             nonlocal pruned
             stats.nodes += 1
-            if stats.nodes % POLL_EVERY == 0:
+            if stats.nodes % POLL_EVERY == 0 or stats.generated >= self._next_poll:   # by nodes or by work
+                self._next_poll = stats.generated + POLL_EVERY
                 stats.states = len(table)
                 ctx.poll()
             cg = g + 1
