@@ -714,3 +714,31 @@ def test_endless_inputs_are_read_up_to_a_cap(capsys, tmp_path: Path, command: li
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "/dev/zero" in err and "bytes" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["solve", "{p}"], ["solve", "{p}", "--json"], ["families"]],
+                         ids=["solve", "solve-json", "families"])
+def test_a_full_standard_output_is_one_line_and_exit_2(args: list[str]) -> None:
+    """`> /dev/full`: the write fails; one line on stderr, no traceback (at exit either)."""
+    import subprocess
+    import sys
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    argv = [a.format(p=ROOT / "examples" / "tiles" / "malok-safe.yaml") for a in args]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "puzzleplan.plans.cli", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == "puzzleplan: error: cannot write the output: No space left on device"
+
+
+def test_ctrl_c_before_a_command_runs_is_one_line_and_exit_3(capsys, monkeypatch) -> None:
+    """The console script's entry: Ctrl-C while the command line loads (its imports, its parser)."""
+    import puzzleplan.plans.cli as cli
+    from puzzleplan.plans import launch
+
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "main", interrupted)
+    assert launch.main() == 3
+    assert capsys.readouterr().err == "puzzleplan: interrupted\n"

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import io
 import json
+import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -61,7 +63,6 @@ def usage_error(stderr: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Every error is one line on stderr (and, with --json, a JSON object on
     stdout); exit codes as in the module docstring. PUZZLEPLAN_DEBUG=1 shows internal tracebacks."""
-    import os
     from puzzleplan.plans.solve import EngineBug
     argv = list(sys.argv[1:] if argv is None else argv)
     mark_command_start()
@@ -81,6 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_INPUT
     sys.stderr.write(said.getvalue())
 
+    def internal(exc: Exception) -> int:
+        if os.environ.get("PUZZLEPLAN_DEBUG"):
+            raise exc
+        return fail("internal error: ", f"{type(exc).__name__}: {exc} (PUZZLEPLAN_DEBUG=1 shows the traceback)",
+                    EXIT_BUG)
+
     def fail(kind: str, message: str, code: int) -> int:
         line = " ".join(str(message).split())  # one line, whatever the message held
         print(f"puzzleplan: {kind}{clip(line, 400)}", file=sys.stderr)
@@ -90,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with checkpoints(_command_poll(args)):
-            return command(args.command)(args)
+            code = command(args.command)(args)
+        sys.stdout.flush()   # a full disk fails here, not at exit after the status was decided
+        return code
     except LimitReached as exc:   # a planning task compiled outside a search (encodings listed, exported)
         message = f"{exc} while compiling the planning task"
         print(f"puzzleplan: limit_reached: {message}", file=sys.stderr)
@@ -110,15 +119,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRNOS:
+            return internal(exc)
+        _silence_stdout()
+        print(f"puzzleplan: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
     except RecursionError:
         return fail("error: ", "the input is nested too deeply", EXIT_INPUT)
     except MemoryError:
         return fail("error: ", "out of memory (see --memory-limit)", EXIT_LIMIT)
     except Exception as exc:  # a bug: one line, not a traceback, unless asked for
-        if os.environ.get("PUZZLEPLAN_DEBUG"):
-            raise
-        return fail("internal error: ", f"{type(exc).__name__}: {exc} (PUZZLEPLAN_DEBUG=1 shows the traceback)",
-                    EXIT_BUG)
+        return internal(exc)
+
+
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EDQUOT}   # standard output cannot take it
+
+
+def _silence_stdout() -> None:
+    """Standard output to /dev/null, so what its buffer still holds fails no more at exit (Python
+    would print a traceback of its own there)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _command_poll(args: argparse.Namespace) -> Any:
