@@ -169,7 +169,7 @@ def _schedule(model: Any, request: Request, cls: Any) -> Schedule:
         from puzzleplan.encoders.sas_analysis import analysis_of
         info = analysis_of(model)
     h = getattr(model, "cheap_h", model.h)(model.initial())  # never a costly table build here
-    limit = int(opts.get("max_horizon") or DEFAULT_MAX_HORIZON)
+    limit = int(DEFAULT_MAX_HORIZON if opts.get("max_horizon") is None else opts["max_horizon"])   # 0 is a horizon
     parallel = bool(getattr(cls, "parallel", False))
     if info is not None and not info.unit_cost:
         # the cap bounds the cost: the horizons are steps, up to max_horizon, or fewer when every

@@ -294,3 +294,9 @@ def test_a_refuted_verdict_cut_short_by_ctrl_c_says_so() -> None:
     found = Verification("refuted", 5, 3, True, [native], 1, "interrupted (Ctrl-C) during sat sok-onehot: plan of 3")
     assert found.summary() == ("refuted: the minimal move count is not 3; push proves it is 5 "
                                "(interrupted (Ctrl-C) during sat sok-onehot: plan of 3; none contradicts it)")
+
+
+def test_a_max_horizon_of_0_is_a_horizon_not_the_default() -> None:
+    model = load(EXAMPLES / "tiles" / "eight-31.yaml")   # no cap in the file: max_horizon bounds the horizons
+    result = solve(model, "sat", Request(options={"max_horizon": 0}))
+    assert result.status is Status.LIMIT_REACHED and "horizon 0" in result.message
