@@ -18,15 +18,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 def _cache_dirs(module: str) -> list[Path]:
-    """Where numba keeps `module`'s compiled code: $NUMBA_CACHE_DIR first (numba's own order:
-    it wins when set), then the package's __pycache__."""
-    spec = importlib.util.find_spec(module)
-    dirs = []
+    """Where numba keeps `module`'s compiled code: $NUMBA_CACHE_DIR alone when set (numba's own
+    order: it wins, and numba then never reads the package's cache), else the package's
+    __pycache__."""
     if os.environ.get("NUMBA_CACHE_DIR"):
-        dirs.append(Path(os.environ["NUMBA_CACHE_DIR"]))
-    if spec is not None and spec.origin:
-        dirs.append(Path(spec.origin).parent / "__pycache__")
-    return dirs
+        return [Path(os.environ["NUMBA_CACHE_DIR"])]
+    spec = importlib.util.find_spec(module)
+    return [Path(spec.origin).parent / "__pycache__"] if spec is not None and spec.origin else []
 
 
 def kernel_modules(families_: Any = None) -> list[str]:

@@ -41,6 +41,13 @@ def test_one_function_missing_from_the_cache_means_not_cached(tmp_path: Path, mo
     assert warmup.kernels_cached([module])
 
 
+def test_numba_cache_dir_is_the_only_cache_when_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba reads $NUMBA_CACHE_DIR alone when it is set: the package's __pycache__ does not count."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert warmup._cache_dirs("puzzleplan.models.sokoban.triples") == [tmp_path]
+    assert not warmup.kernels_cached(["puzzleplan.models.sokoban.triples"])
+
+
 def test_decorators_in_every_spelling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "kernels_sample.py").write_text(
         "import numba\nimport numba as nb\nfrom numba import njit, jit\nINLINE = {'inline': 'always'}\n"
