@@ -248,3 +248,13 @@ def test_resume_reruns_runs_under_another_stated_memory_limit(tmp_path: Path) ->
     assert batch(path, output=out, workers=1, resume=True).ran == 1
     assert batch(path, output=out, workers=1, resume=True).ran == 0
     assert [r["memory_mb"] for r in read_rows(out)] == [2048]
+
+
+def test_a_glob_matching_too_many_files_stops_at_the_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`files: /**/*.yaml` would walk a whole disk and load every file: the walk stops past the cap."""
+    import puzzleplan.plans.batch.spec as spec_module
+    monkeypatch.setattr(spec_module, "MAX_GLOB_FILES", 2)
+    for name in "abc":
+        (tmp_path / f"{name}.yaml").write_text(POCKET.read_text())
+    with pytest.raises(ModelError, match=r"'\*\*/\*.yaml' matches more than 2 files; narrow it"):
+        load_spec(spec_file(tmp_path, "instances: [{files: '**/*.yaml'}]\nengines: [bfs]\n", "spec.yml"))

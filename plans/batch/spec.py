@@ -33,6 +33,7 @@ and the field (ModelError: exit 2 on the command line).
 from __future__ import annotations
 
 import glob
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ INSTANCE_KEYS = ("file", "files", "collection", "levels", "metrics", "max_moves"
 ENGINE_KEYS = ("engine", "encodings", "solvers", "options", "limits", "label")
 LIMIT_KEYS = ("time_limit", "memory_limit", "max_states")
 MAX_RUNS = 1_000_000
+MAX_GLOB_FILES = 10_000      # files one `files:` pattern may match
 
 
 @dataclass(frozen=True)
@@ -313,8 +315,15 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
             continue
         patterns = r.texts(fields[kind], kind)
         for pattern in patterns:
-            found = sorted(glob.glob(str(base / pattern), recursive=True)) if kind == "files" else [str(base / pattern)]
-            found = [f for f in found if Path(f).is_file()]
+            if kind == "files":   # lazily, up to a cap: `/**/*.yaml` would walk the whole disk first
+                found = list(itertools.islice((f for f in glob.iglob(str(base / pattern), recursive=True)
+                                               if Path(f).is_file()), MAX_GLOB_FILES + 1))
+                if len(found) > MAX_GLOB_FILES:
+                    raise r.error(fields[kind], kind, f"{quote(pattern)} matches more than {MAX_GLOB_FILES:,} files; "
+                                                      "narrow it")
+                found.sort()
+            else:
+                found = [f for f in [str(base / pattern)] if Path(f).is_file()]
             if not found:
                 raise r.error(fields[kind], kind, f"{quote(pattern)} matches no file (relative to {base})")
             for file in found:
