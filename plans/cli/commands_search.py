@@ -43,15 +43,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
                         "cap": model.max_moves, **result.as_dict(), "optimal": False})
         return result.status.exit_code
     written = _write_plan_file(args, model, result)
-    rendered = _render(args, model, result, render_to)
     if args.json:
+        rendered = _render(args, model, result, render_to)
         print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
                     "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL,
                     **({"plan_file": written} if written else {}), **({"render": rendered} if rendered else {})})
-    else:
+    else:   # the answer first: a drawing of thousands of boards takes a while, and Ctrl-C may end it
         print_result(model, result, args.show, args.color)
         if written:
             print(f"wrote:   {written} ({args.plan_format})")
+        sys.stdout.flush()
+        rendered = _render(args, model, result, render_to)
         if rendered:
             print(f"picture: {rendered['path']} ({rendered['format']}, {rendered['frames']} boards)")
     return result.status.exit_code
