@@ -60,7 +60,7 @@ def test_usage_error_json_carries_the_argparse_message(capsys) -> None:
     assert code == 2
     data = json.loads(out)
     assert out.count("\n") == 1 and data["status"] == "error"
-    assert data["error"] == "argument --time-limit: expected a positive number of seconds, got -1"
+    assert data["error"] == "argument --time-limit: expected a number of seconds above 0 and below 1e9, got -1"
     assert err.strip() == f"puzzleplan solve: error: {data['error']}"
 
 
@@ -73,7 +73,7 @@ def test_unknown_option_json_names_it(capsys) -> None:
 def test_usage_error_without_json_leaves_stdout_empty(capsys) -> None:
     code, out, err = run_cli(capsys, "solve", SMALL, "--time-limit", "-1")
     assert code == 2 and out == ""
-    assert err.strip() == "puzzleplan solve: error: argument --time-limit: expected a positive number of seconds, got -1"
+    assert err.strip() == "puzzleplan solve: error: argument --time-limit: expected a number of seconds above 0 and below 1e9, got -1"
 
 
 # -- 3. batch refuses an existing table before printing anything ---------------------------------------

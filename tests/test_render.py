@@ -329,3 +329,11 @@ def test_solve_render_png_is_refused_before_the_search(capsys: Any, tmp_path: Pa
     code, out, err = run_cli(capsys, "solve", EXAMPLES / "rush-hour/walls.yaml", "--render", tmp_path / "w.png")
     assert code == 2 and "png is one board" in err and err.count("\n") == 1 and out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option, value", [("--scale", "50"), ("--frame", "99"), ("--seconds", "1e-9")])
+def test_a_bad_render_option_is_named_not_blamed_on_the_puzzle(capsys, tmp_path: Path, option: str, value: str) -> None:
+    file = EXAMPLES / "sokoban" / "seed-004.yaml"
+    code, out, err = run_cli(capsys, "render", file, "--plan", "urRlDldRR", option, value, "-o", tmp_path / "x.gif")
+    assert code == 2 and err.startswith(f"puzzleplan: error: {option}:"), err
+    assert not (tmp_path / "x.gif").exists()

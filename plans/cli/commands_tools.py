@@ -159,8 +159,10 @@ def write_rendering(args: argparse.Namespace, model: Any, path: str, plan: Any, 
     from puzzleplan.plans.render import RenderError, render_file
     try:
         made = render_file(model, path, plan, to, **options)
-    except RenderError as exc:
-        raise InputError(f"{args.file}: {exc}") from None
+    except RenderError as exc:   # an option's value (--scale, --frame, --seconds), else of the puzzle or plan
+        text = str(exc)
+        option = text.split(":", 1)[0]
+        raise InputError(f"--{text}" if option in ("scale", "frame", "seconds") else f"{args.file}: {text}") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return {"path": str(path), "format": made.format, "frames": made.frames}

@@ -46,7 +46,7 @@ def seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, got {clip(text)!r}") from None
     if not 0 < value < 1e9:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {clip(text)}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and below 1e9, got {clip(text)}")
     return value
 
 

@@ -68,11 +68,11 @@ def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None
     if to not in FORMATS:
         raise RenderError(f"unknown picture format {to!r}; expected one of {', '.join(FORMATS)}")
     if not 0.05 <= seconds <= 60:
-        raise RenderError(f"seconds per move: expected 0.05 to 60, got {seconds:g}")
+        raise RenderError(f"seconds: expected 0.05 to 60 seconds per move, got {seconds:g}")
     if not 0.1 <= scale <= 10:
         raise RenderError(f"scale: expected 0.1 to 10, got {scale:g}")
     if frame is not None and to not in ("svg", "png"):
-        raise RenderError(f"a single board (frame) is drawn as svg or png, not {to}")
+        raise RenderError(f"frame: a single board is drawn as svg or png, not {to}")
     if to == "png" and plan is not None and frame is None:
         raise RenderError("png is one picture: leave out the plan, pick a board with frame (--frame K), "
                           "or make an animation (gif, svg, html)")
