@@ -118,7 +118,7 @@ def export_cpsat(model: Any, encoding: str, options: EncodingOptions, horizon: i
 
 
 _NO_MODEL = "no model (expected DIMACS 'v' lines of literals ending in 0)"
-_LITERAL = re.compile(r"-?\d+")
+_LITERAL = re.compile(r"-?\d{1,18}")   # a variable number fits 64 bits; longer is no literal
 _STATUS = {"SATISFIABLE": "SATISFIABLE", "SAT": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE",
            "UNSAT": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN", "INDET": "UNKNOWN"}
 

@@ -27,6 +27,7 @@ BAD = {
     "status-only": ("s SATISFIABLE\n", "no model (expected DIMACS 'v' lines of literals ending in 0)"),
     "garbage": ("s SATISFIABLE\nv 1 2 garbage 0\n", "line 2: 'garbage' is not a literal"),
     "unknown": ("s UNKNOWN\n", "the solver reported UNKNOWN: there is no model to decode"),
+    "huge-number": ("v 1 " + "9" * 5000 + " 0\n", "line 1: '" + "9" * 37 + "...' is not a literal"),   # not the map's
 }
 
 

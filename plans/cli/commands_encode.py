@@ -232,6 +232,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
         moves = decode_dimacs(model, map_text, solution)
     except UndecodableModel as exc:
         raise InputError(f"{where}: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: nested too deeply") from None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise InputError(f"{clip_path(map_path)}: not a variable map of this puzzle: {clip(exc, 160)}") from None
     report = check_plan(model, moves, "printed")
