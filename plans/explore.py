@@ -52,9 +52,9 @@ def explore(model: Model, ctx: SearchContext | None = None, native: bool = True,
 
     Models with a packed space (`plans.search.layered`) are swept over arrays, keeping only the
     layers the duplicate check needs, on `workers` threads; others through `successors` and a set.
-    When a limit stops a packed sweep mid-layer, `reachable` and `per_depth` count the whole
-    layers, and `stats.states` also the part of the next layer stored so far (an upper bound:
-    pieces of a layer are merged only at its end).
+    When a limit stops a sweep mid-layer, `reachable` and `per_depth` count the whole layers,
+    and `stats.states` also the part of the next layer stored so far (for a packed sweep an upper
+    bound: pieces of a layer are merged only at its end).
     """
     ctx = ctx or SearchContext()
     whole = getattr(model, "whole_space", None)   # the dead positions a family prunes count too
@@ -90,7 +90,7 @@ def explore(model: Model, ctx: SearchContext | None = None, native: bool = True,
     except (LimitReached, KeyboardInterrupt, MemoryError) as exc:
         out.complete = False
         out.message = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "interrupted (Ctrl-C)")
-    out.reachable = len(seen)
+    out.reachable = len(seen) if out.complete else sum(out.per_depth)   # whole layers, as the packed sweep
     ctx.stats.states = len(seen)
     ctx.stats.depth = out.max_depth   # the deepest layer reached (the sweep counts the one it generates)
     out.stats = ctx.finish()
