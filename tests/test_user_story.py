@@ -259,7 +259,7 @@ def test_singular_words(capsys) -> None:
     code, out, _ = run_cli(capsys, "solve", SAFE, "--max-moves", "1", "--engine", "bfs")
     assert code == 1 and "1 moves" not in out and "within 1 move" in out
     code, out, _ = run_cli(capsys, "explore", HANOI)
-    assert "(1 goal state)" in out
+    assert "(1 goal state in all)" in out
 
 
 def test_uncapped_dfs_through_the_api_stops_at_the_memory_limit() -> None:
