@@ -81,7 +81,7 @@ def test_unreadable_file(capsys, tmp_path: Path) -> None:
 @pytest.mark.parametrize("args,fragment", [
     (["--max-moves", "-1"], "--max-moves"),
     (["--max-moves", "many"], "whole number"),
-    (["--time-limit", "0"], "positive"),
+    (["--time-limit", "0"], "above 0 and below 1e9"),
     (["--engine", "magic"], "no engine 'magic'; expected one of bfs"),
     (["--metric", "slide"], "--metric"),
 ])

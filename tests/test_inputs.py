@@ -155,7 +155,7 @@ def test_decode_takes_at_files_for_the_map_and_the_solution(capsys, tmp_path: Pa
     code, data = run_json(capsys, "decode", level, "--map", f"@{cnf}.map.json", f"@{tmp_path / 'turn.sol'}")
     assert code == 0 and data["valid"] and data["length"] == 5
     code, _, err = run_cli(capsys, "decode", level, "--map", f"@{tmp_path / 'none.json'}", f"@{tmp_path / 'turn.sol'}")
-    assert code == 2 and "cannot read: No such file" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "none.json: no such file" in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_file_without_a_name_is_called_by_its_file(tmp_path) -> None:
