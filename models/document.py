@@ -459,19 +459,22 @@ def parse_document(text: str, source: str) -> Document:
     return Document(source, data, key_lines, value_lines, raw, node)
 
 
-def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MAX_FILE_BYTES) -> str:
-    """A file's UTF-8 text (at most `limit` bytes); anything else is a one-line ModelError naming the file."""
+def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MAX_FILE_BYTES,
+              shown: str | None = None) -> str:
+    """A file's UTF-8 text (at most `limit` bytes); anything else is a one-line ModelError naming
+    the file (as `shown`, when given: a long path clipped)."""
     path = Path(path)
+    name = str(path) if shown is None else shown
     try:
         with path.open("rb") as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
-        raise ModelError(f"{path}: no such file") from None
+        raise ModelError(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise ModelError(f"{path}: is a directory, expected {expected}") from None
+        raise ModelError(f"{name}: is a directory, expected {expected}") from None
     except OSError as exc:
-        raise ModelError(f"{path}: cannot read: {exc.strerror or type(exc).__name__}") from None
-    return _decoded(data, str(path), limit, expected)
+        raise ModelError(f"{name}: cannot read: {exc.strerror or type(exc).__name__}") from None
+    return _decoded(data, name, limit, expected)
 
 
 def _decoded(data: bytes, source: str, limit: int, expected: str) -> str:

@@ -224,7 +224,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     model = load_model(args)
     map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
-        map_text = read_text(map_path, "a variable map (JSON)", MAX_DECODE_BYTES)
+        map_text = read_text(map_path, "a variable map (JSON)", MAX_DECODE_BYTES, clip_path(map_path))
     except ModelError as exc:
         raise InputError(str(exc)) from None
     where, solution = _solution_text(args.solution)
@@ -252,7 +252,7 @@ def _solution_text(arg: str) -> tuple[str, str]:
     path = arg[1:] if arg.startswith("@") else arg
     if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
         try:
-            return clip_path(path), read_text(path, "a SAT solver's model", MAX_DECODE_BYTES)
+            return clip_path(path), read_text(path, "a SAT solver's model", MAX_DECODE_BYTES, clip_path(path))
         except ModelError as exc:
             raise InputError(str(exc)) from None
     return "SOLUTION", arg
