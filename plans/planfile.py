@@ -11,6 +11,9 @@ readers `check` needs to tell them apart.
     lurd        Sokoban's notation: l u r d a walk, L U R D a push, run together on one line
     digits      the tiles seed's notation: the blank's moves as 0 1 2 3 (up right down left),
                 run together on one line (`check` reads them back)
+    seed-003    Rush Hour as seed 003 writes operators: `(VPRAVO NAME D)` (VLAVO, DOLE, HORE), one a line
+    cells       Rush Hour as seed 001 (Bird) prints a plan: `[(V,CELL),...]`, a vehicle (0-based)
+                moving one cell onto CELL, numbered in rows of cols + 1 (1-6, 8-13, ... on 6x6)
 
 Reading: `check` takes any of them. Fast Downward's format is told by its first line that is
 not a `;` comment starting with `(`; LURD (Sokoban) may carry run-length counts (`3l2U`), spaces
@@ -27,7 +30,8 @@ from puzzleplan.plans.check.common import PlanNotationError
 __all__ = ["FORMATS", "PlanFormatError", "is_fd_text", "read_lurd", "strip_comments", "supports",
            "write_plan", "writes_lurd"]
 
-FORMATS = ("puzzleplan", "fd", "lurd", "digits")
+FORMATS = ("puzzleplan", "fd", "lurd", "digits", "seed-003", "cells")
+RUSH_HOUR_FORMATS = ("seed-003", "cells")
 LURD_FAMILIES = frozenset({"sokoban"})   # families whose moves are LURD letters, one a step
 DIGIT_FAMILIES = frozenset({"tiles"})    # families whose moves the seed wrote as digits
 LURD = "lurdLURD"
@@ -52,6 +56,8 @@ def supports(model: Any, fmt: str) -> str | None:
         return f"lurd is Sokoban's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
     if fmt == "digits" and getattr(model, "family", None) not in DIGIT_FAMILIES:
         return f"digits is the sliding tiles' notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
+    if fmt in RUSH_HOUR_FORMATS and getattr(model, "family", None) != "rush-hour":
+        return f"{fmt} is a Rush Hour seed's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
     if fmt == "fd":
         from puzzleplan.encoders.pddl import exporter_supports
         reason = exporter_supports(model, "pddl")
@@ -85,9 +91,43 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
         if bad is not None:
             raise PlanFormatError(f"move {bad!r} is not a blank direction U R D L")
         return "".join(str(DIRECTIONS.index(m)) for m in moves) + "\n"
+    if fmt in RUSH_HOUR_FORMATS:
+        return _seed_rush_hour(model, moves, fmt)
     if all(len(m) == 1 for m in moves):
         return "".join(moves) + "\n"
     return " ".join(moves) + "\n"
+
+
+_RUSH_HOUR_MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
+
+
+def _seed_rush_hour(model: Any, moves: list[str], fmt: str) -> str:
+    """Rush Hour moves (`A+1`, or `A+3` under slide) in seed 003's operators or Bird's cells
+    (single cells: a slide of 3 is three of his moves)."""
+    from puzzleplan.plans.check.rush_hour import bird_order   # the reader's numbering, written back
+    index = {name: i for i, name in enumerate(bird_order(model))}
+    vehicles = {v.name: v for v in model.vehicles}
+    first = {v.name: list(v.cells()[0]) for v in model.vehicles}      # each vehicle's first cell, as it moves
+    lines, pairs = [], []
+    for move in moves:
+        m = _RUSH_HOUR_MOVE.match(move)
+        if m is None or m.group(1) not in index:
+            raise PlanFormatError(f"move {move!r} is not a Rush Hour move such as A+1")
+        name, sign, dist = m.group(1), m.group(2), int(m.group(3))
+        vehicle = vehicles[name]
+        across = vehicle.horizontal
+        if fmt == "seed-003":
+            word = {("+", True): "VPRAVO", ("-", True): "VLAVO", ("+", False): "DOLE", ("-", False): "HORE"}[sign, across]
+            lines.append(f"({word} {name} {dist})")
+            continue
+        step = 1 if sign == "+" else -1
+        for _ in range(dist):
+            first[name][1 if across else 0] += step
+            r, c = first[name]
+            if sign == "+":   # the cell newly covered: the front's, else the rear's
+                r, c = (r, c + vehicle.length - 1) if across else (r + vehicle.length - 1, c)
+            pairs.append(f"({index[name]},{r * (model.cols + 1) + c + 1})")
+    return "\n".join(lines) + "\n" if fmt == "seed-003" else "[" + ",".join(pairs) + "]\n"
 
 
 def _fd_text(model: Any, moves: list[str]) -> str:

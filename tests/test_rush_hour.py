@@ -242,3 +242,36 @@ def test_show_gives_a_legend_when_the_boards_draw_other_names_than_the_plan_s(ca
     assert code == 0 and "legend:  A red, B orange, C yellow" in out
     code, out, _ = run_cli(capsys, "solve", RH / "walls.yaml", "--show")
     assert code == 0 and "legend:" not in out      # its vehicles are named by their letters
+
+
+# -- the seeds' plan notations ------------------------------------------------------------------
+
+def test_plans_read_and_write_in_the_seeds_notations(capsys, tmp_path: Path) -> None:
+    """Seed 003's operators and Bird's (vehicle, cell) moves: written by --plan-format, read back
+    by check; a wrong direction or a cell not next to the vehicle is named."""
+    from puzzleplan.plans.planfile import write_plan
+    g1 = load(RH / "bird-g1.yaml")
+    plan = solve(g1, "bfs").plan
+    cells = write_plan(g1, plan, "cells")
+    assert cells.startswith("[(") and cells.count("(") == plan.length
+    assert check_plan(g1, cells).valid and check_plan(g1, "Just " + cells).valid
+    operators = write_plan(g1, plan, "seed-003")
+    assert operators.splitlines()[0].split()[0] in ("(VPRAVO", "(VLAVO", "(DOLE", "(HORE")
+    assert check_plan(g1, operators).valid
+    card = load(RH / "seed-003-card.yaml", {"metric": "slide"})
+    slides = solve(card, "bfs").plan
+    assert check_plan(card, write_plan(card, slides, "seed-003")).valid   # slides keep their lengths
+    first = plan.moves[0]
+    name = first[:-2]
+    vertical = not next(v for v in g1.vehicles if v.name == name).horizontal
+    wrong = f"({'VPRAVO' if vertical else 'DOLE'} {name} 1)"
+    report = check_plan(g1, wrong)
+    assert not report.valid and "moves a" in report.error
+    report = check_plan(g1, "[(0,22)]")       # the primary (cells 17-18) moves onto 19, not 22
+    assert not report.valid and "cell 22 is not next to either end of vehicle 0" in report.error
+    assert run_cli(capsys, "solve", RH / "bird-g1.yaml", "--plan-file", tmp_path / "p.txt",
+                   "--plan-format", "cells")[0] == 0
+    assert run_cli(capsys, "check", RH / "bird-g1.yaml", f"@{tmp_path / 'p.txt'}")[:2] == (0, f"valid: {plan.length} moves reach the goal\n")
+    code, _, err = run_cli(capsys, "solve", RH.parent / "tiles" / "small-2x3.yaml", "--plan-file", tmp_path / "q.txt",
+                           "--plan-format", "cells")
+    assert code == 2 and "Rush Hour seed's notation" in err

@@ -12,6 +12,7 @@ states to enumerate, through its own successors matched by move name.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
@@ -95,6 +96,8 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
+    elif own and desc.tokens is not None and _reads_own_notation(desc, plan):
+        tokens = resolve(desc.tokens)(plan)
     elif is_fd_text(plan) and (own and desc.checker not in TASK_NAMED or _exported_names(model, plan)):
         tokens = _planner_plan(model, plan)
     elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
@@ -139,6 +142,13 @@ def _unit(model: Any) -> str:
     if getattr(model, "metric", None) == "pushes":
         return "pushes"
     return "cost" if getattr(model, "unit_cost", True) is False else "moves"
+
+
+def _reads_own_notation(desc: Any, text: str) -> bool:
+    """Whether the family's tokens module claims `text` (its `reads`, where it has one): a
+    notation of its own starting with `(`, which would otherwise be taken for Fast Downward's."""
+    reads = getattr(importlib.import_module(desc.tokens.split(":")[0]), "reads", None)
+    return bool(reads is not None and reads(text))
 
 
 _EXPORTED = re.compile(r"^\(\s*([^\s()]+_\d+)\s*\)")

@@ -1,7 +1,14 @@
 """Rush Hour replay on a grid of vehicle names: every crossed cell must be on the board and empty.
 
-Moves are `NAME+D` / `NAME-D` (+ is right or down). Under the step metric every move must be
-one cell; under the slide metric any distance >= 1. The goal: the primary touches its exit edge.
+Moves are `NAME+D` / `NAME-D` (+ is right or down), or written as the seeds write them: seed
+003's operators `(VPRAVO NAME D)`, `(VLAVO ...)`, `(DOLE ...)`, `(HORE ...)` (right, left, down,
+up: the first two for a horizontal vehicle, the others for a vertical one), or seed 001's
+`(V, CELL)`: vehicle V moves one cell onto CELL (V counts from 0, the primary, then the others
+in the file's order, as Bird's state lists them), the cell numbered as Bird
+numbers a 6x6 board (rows of 7: 1-6, 8-13, ...; rows of cols + 1 on other boards), the list
+written `[(8,23),(6,26)]` or `Just [...]` as his program prints it. Under the step metric every
+move must be one cell; under the slide metric any distance >= 1. The goal: the primary touches
+its exit edge.
 """
 from __future__ import annotations
 
@@ -13,12 +20,34 @@ from puzzleplan.plans.core.words import clip
 
 _MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
 _RUN = re.compile(r"([^\s,;+-]+?)([+-])(\d+)")
+_OPERATOR = re.compile(r"\(\s*(VPRAVO|VLAVO|DOLE|HORE)\s+([^\s()]+)\s+(\d{1,9})\s*\)", re.IGNORECASE)
+_SIGN = {"VPRAVO": ("+", True), "VLAVO": ("-", True), "DOLE": ("+", False), "HORE": ("-", False)}
+_BIRD = re.compile(r"\(\s*(\d{1,4})\s*,\s*(\d{1,6})\s*\)")
 
 
 def tokens(text: str) -> list[str]:
-    """Separated moves, or moves run together (`A+1B-2C+3`); a part that is no move stays one
-    token so the replay names it."""
-    return split_runs(text, _RUN)
+    """Separated moves, or moves run together (`A+1B-2C+3`), or a list of the seeds' moves; a
+    part that is no move stays one token so the replay names it."""
+    pattern = _seed_pattern(text)
+    if pattern is None:
+        return split_runs(text, _RUN)
+    found = [m.group(0) for m in pattern.finditer(text)]
+    rest = _LIST_ENDS.sub("", pattern.sub(",", text.strip())).replace(",", " ").split()
+    return found + ([" ".join(rest)] if rest else [])
+
+
+def reads(text: str) -> bool:
+    """Whether `text` is a plan in a seed's notation, which starts with `(` as Fast Downward's
+    plans do (check_plan asks before it takes such text for one)."""
+    return _seed_pattern(text) is not None
+
+
+_LIST_ENDS = re.compile(r"^(Just\s*)?\[|\]$")
+
+
+def _seed_pattern(text: str) -> re.Pattern[str] | None:
+    bare = _LIST_ENDS.sub("", text.strip()).lstrip()
+    return next((p for p in (_OPERATOR, _BIRD) if p.match(bare)), None)
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
@@ -35,11 +64,9 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
             grid[rr][cc] = v.name
         where[v.name] = cells
         horizontal[v.name] = v.horizontal
+    names = bird_order(model)
     for i, token in enumerate(tokens, 1):
-        m = _MOVE.match(token)
-        if not m:
-            raise IllegalMove(i, token, "not a move; expected a vehicle and a signed distance such as A+1 or C-2")
-        name, sign, dist = m.group(1), m.group(2), int(m.group(3))
+        name, sign, dist = _parsed(i, token, names, where, horizontal, cols)
         if name not in where:
             raise IllegalMove(i, token, f"there is no vehicle {clip(name)!r}")
         if dist == 0:
@@ -67,3 +94,41 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     reached = {"right": last[1] == cols - 1, "left": first[1] == 0,
                "down": last[0] == rows - 1, "up": first[0] == 0}[model.exit]
     return reached, len(tokens)
+
+
+def bird_order(model: Any) -> list[str]:
+    """The vehicles' names as Bird numbers them: the primary (0), then the others in order."""
+    primary = model.vehicles[model.primary].name
+    return [primary] + [v.name for v in model.vehicles if v.name != primary]
+
+
+def _parsed(i: int, token: str, names: list[str], where: dict[str, list[list[int]]],
+            horizontal: dict[str, bool], cols: int) -> tuple[str, str, int]:
+    """(vehicle, sign, distance) of a move in any of the notations the module docstring lists."""
+    m = _MOVE.match(token)
+    if m:
+        return m.group(1), m.group(2), int(m.group(3))
+    m = _OPERATOR.fullmatch(token.strip())
+    if m:
+        sign, sideways = _SIGN[m.group(1).upper()]
+        name = m.group(2)
+        if name in horizontal and horizontal[name] != sideways:
+            raise IllegalMove(i, token, f"{m.group(1).upper()} moves a {'horizontal' if sideways else 'vertical'} "
+                                        f"vehicle, and {clip(name)} is {'horizontal' if horizontal[name] else 'vertical'}")
+        return name, sign, int(m.group(3))
+    m = _BIRD.fullmatch(token.strip())
+    if m:
+        v, cell = int(m.group(1)), int(m.group(2))
+        if v >= len(names):
+            raise IllegalMove(i, token, f"there is no vehicle {v} (vehicles 0, the primary, to {len(names) - 1})")
+        name, width = names[v], cols + 1
+        row, col = cell // width, cell % width - 1
+        cells = where[name]
+        step = (0, 1) if horizontal[name] else (1, 0)
+        if [row, col] == [cells[-1][0] + step[0], cells[-1][1] + step[1]] and col >= 0:
+            return name, "+", 1
+        if [row, col] == [cells[0][0] - step[0], cells[0][1] - step[1]] and col >= 0:
+            return name, "-", 1
+        raise IllegalMove(i, token, f"cell {cell} is not next to either end of vehicle {v} ({clip(name)}) "
+                                    f"along its line (cells numbered in rows of {width})")
+    raise IllegalMove(i, token, "not a move; expected a vehicle and a signed distance such as A+1 or C-2")
