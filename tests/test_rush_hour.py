@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from catalogue import EXAMPLES
 from helpers import run_cli, run_json
-from puzzleplan.models import load, loads
+from puzzleplan.models import ModelError, load, loads
 from puzzleplan.models.rush_hour.notation import to_grid_yaml
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.explore import explore
@@ -275,3 +275,25 @@ def test_plans_read_and_write_in_the_seeds_notations(capsys, tmp_path: Path) -> 
     code, _, err = run_cli(capsys, "solve", RH.parent / "tiles" / "small-2x3.yaml", "--plan-file", tmp_path / "q.txt",
                            "--plan-format", "cells")
     assert code == 2 and "Rush Hour seed's notation" in err
+
+
+@pytest.mark.parametrize("path", sorted(RH.glob("*.yaml")), ids=lambda p: p.stem)
+def test_convert_writes_the_seeds_states_and_they_read_back(path: Path) -> None:
+    """--to seed-003 (one line, the primary first) and --to cells (Bird's list, 6x6 without
+    walls, exit right) read back through `vehicles:` and `cells:` as the same board."""
+    def board(m) -> tuple:   # the cars' cells and the primary's, whatever their names
+        return (sorted(tuple(v.cells()) for v in m.vehicles), m.vehicles[m.primary].cells(), sorted(m.walls))
+    model = load(path)
+    line = model.notation("seed-003").strip()
+    size = f"rows: {model.rows}\ncols: {model.cols}\n"
+    exit_ = f"exit: {model.exit}\n"
+    walls = "walls:\n" + "".join(f"  - {r + 1} {c + 1}\n" for r, c in model.walls) if model.walls else ""
+    again = loads(f'puzzle: rush-hour\n{size}{exit_}{walls}vehicles: "{line}"\n')
+    assert board(again) == board(model)
+    bird = model.vehicles[model.primary]
+    if (model.rows, model.cols) == (6, 6) and not model.walls and model.exit == "right" and bird.horizontal:
+        cells = model.notation("cells").strip()
+        assert board(loads(f'puzzle: rush-hour\ncells: "{cells}"\n')) == board(model)
+    else:
+        with pytest.raises(ModelError, match="Bird's cells"):
+            model.notation("cells")

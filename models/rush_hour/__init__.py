@@ -26,7 +26,7 @@ FAMILY = Family(
     metrics=("step", "slide"),
     checker="puzzleplan.plans.check.rush_hour:replay",
     tokens="puzzleplan.plans.check.rush_hour:tokens",
-    notations=("grid", "vehicles", "yaml"),
+    notations=("grid", "vehicles", "yaml", "seed-003", "cells"),
     encodings={
         "rh-order": "puzzleplan.encoders.sat.rush_hour:RushHourOrder",
         "rh-onehot": "puzzleplan.encoders.sat.rush_hour:RushHourOneHot",

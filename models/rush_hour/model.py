@@ -35,7 +35,8 @@ from puzzleplan.models.base import ModelBase
 from puzzleplan.models.document import Document
 from puzzleplan.models.rush_hour.board import (EXIT_MARKS, GRID_LETTERS, METRICS, WALL, Board, Vehicle, clearing, crossed,
                                                move_name)
-from puzzleplan.models.rush_hour.notation import RushHourSpec, read_document, to_grid_yaml, to_vehicles_yaml
+from puzzleplan.models.rush_hour.notation import (RushHourSpec, read_document, to_cells, to_grid_yaml, to_seed_003,
+                                                 to_vehicles_yaml)
 
 __all__ = ["RushHour", "Vehicle"]
 
@@ -89,9 +90,12 @@ class RushHour(ModelBase):
         return cls.from_spec(read_document(doc))
 
     def notation(self, kind: str) -> str:
-        """The instance written in another notation: bare grid rows, or a YAML file."""
+        """The instance written in another notation: bare grid rows, the seeds' bare states (seed
+        003's line, Bird's cells), or a YAML file."""
         if kind == "grid":
             return "\n".join(self.grid()) + "\n"
+        if kind in ("seed-003", "cells"):
+            return to_seed_003(self) if kind == "seed-003" else to_cells(self)
         return to_vehicles_yaml(self) if kind == "vehicles" else to_grid_yaml(self)
 
     def with_metric(self, metric: str) -> "RushHour":

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from puzzleplan.models.base import describe, quote
+from puzzleplan.models.base import ModelError, describe, quote
 from puzzleplan.models.document import Document, fact_lines
 from puzzleplan.models.rush_hour.board import EMPTY, EXITS, MAX_SIDE, METRICS, WALL, Vehicle, default_exit, exit_fits
 
@@ -414,6 +414,34 @@ def _footer(model: "RushHour", same_names: bool) -> list[str]:
     if model.max_moves is not None:
         lines.append(f"max_moves: {model.max_moves}")
     return lines + fact_lines(model, keep_plans=same_names)
+
+
+def to_seed_003(model: "RushHour") -> str:
+    """Seed 003's state on one line, the primary first: `((A 2 3 2 h)(B 2 1 1 h) ...)`, rows and
+    columns 1-based (the `vehicles:` field reads it back)."""
+    order = [model.vehicles[model.primary]] + [v for i, v in enumerate(model.vehicles) if i != model.primary]
+    entries = []
+    for v in order:
+        r, c = v.cells()[0]
+        entries.append(f"({v.name} {v.length} {r + 1} {c + 1} {'h' if v.horizontal else 'v'})")
+    return "(" + "".join(entries) + ")\n"
+
+
+def to_cells(model: "RushHour") -> str:
+    """Seed 001's state, Bird's list of (rear, front) cells, the primary first: `[(17,18),...]`
+    (the `cells:` field reads it back). Bird's numbering holds 6x6 boards without walls whose
+    horizontal primary leaves on the right; ModelError for any other."""
+    p = model.vehicles[model.primary]
+    if (model.rows, model.cols) != (6, 6) or model.walls or model.exit != "right" or not p.horizontal:
+        raise ModelError("Bird's cells (seed 001) hold a 6x6 board without walls whose horizontal primary leaves "
+                         f"on the right; this is {model.rows}x{model.cols}"
+                         + (", with walls" if model.walls else "") + (f", exit {model.exit}" if model.exit != "right" else ""))
+    order = [p] + [v for i, v in enumerate(model.vehicles) if i != model.primary]
+    pairs = []
+    for v in order:
+        (r0, c0), (r1, c1) = v.cells()[0], v.cells()[-1]
+        pairs.append(f"({r0 * BIRD_WIDTH + c0 + 1},{r1 * BIRD_WIDTH + c1 + 1})")
+    return "[" + ",".join(pairs) + "]\n"
 
 
 def to_grid_yaml(model: "RushHour") -> str:
