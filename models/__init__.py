@@ -104,20 +104,20 @@ def _collection_reader(suffix: str, path: str | Path | None = None) -> Any:
 
 def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = None,
           level: str | None = None) -> Model:
-    """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments);
-    `level` picks one of several XSB levels."""
+    """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments) or
+    lines of Fogleman's Rush Hour database; `level` picks one of several levels or lines."""
     try:
         doc: Document | None = parse_document(text, source)
         failure: ModelError | None = None
     except ModelError as exc:   # XSB rows are comments to YAML: nothing, or a single value
         doc, failure = None, exc
     if (doc is None and not _PUZZLE_KEY.search(text)) or (doc is not None and "puzzle" not in doc.data):
-        levels = _xsb_levels(text, source, overrides, level)
+        levels = _xsb_levels(text, source, overrides, level) or _database_lines(text, source, overrides, level)
         if levels is not None:
             return levels
     if level is not None:
-        raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels as text); "
-                         "this text holds no XSB level")
+        raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels or Rush Hour "
+                         "database lines as text); this text holds neither")
     if failure is not None:
         raise failure
     assert doc is not None
@@ -126,6 +126,16 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
 
 
 _PUZZLE_KEY = re.compile(r"""^\s*["']?puzzle["']?\s*:""", re.MULTILINE)   # a YAML puzzle that failed: its error stands
+
+
+def _database_lines(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:
+    """The Rush Hour puzzle of text holding lines of Fogleman's database (`MOVES BOARD
+    CLUSTER`), as `--level` picks it; None when the text does not open with such a line."""
+    from puzzleplan.models.document import MAX_COLLECTION_BYTES
+    from puzzleplan.models.rush_hour.database import claims_text, load_collection
+    if len(text) > MAX_COLLECTION_BYTES or not claims_text(text):
+        return None
+    return _sealed(load_collection(source, level, overrides, text=text))
 
 
 def _xsb_levels(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:

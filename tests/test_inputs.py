@@ -36,6 +36,18 @@ def test_dash_reads_the_puzzle_from_stdin_once(capsys, monkeypatch) -> None:
         assert code == 0 and err == "" and out, command
 
 
+def test_rush_hour_database_lines_come_through_stdin_too(capsys, monkeypatch) -> None:
+    """`MOVES BOARD CLUSTER` lines piped in, as a rush.txt file is read; --level picks one."""
+    lines = [line for line in (EXAMPLES / "rush-hour" / "rush-sample.txt").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    _stdin(monkeypatch, "\n".join(lines[:2]) + "\n")
+    code, data = run_json(capsys, "solve", "-", "--level", "2")
+    assert code == 0 and data["cost"] == int(lines[1].split()[0]) and data["metric"] == "slide"
+    _stdin(monkeypatch, "\n".join(lines[:2]) + "\n")
+    code, _, err = run_cli(capsys, "solve", "-")
+    assert code == 2 and "holds several puzzles" in err and "--level" in err
+
+
 @pytest.mark.parametrize("text, fragment", [
     ("puzzle: tiles\nstart: |\n  1 2 3\n  4 _ x y\n", "<stdin>:4: field 'start': row 2 has 4 faces"),
     ("puzzle: [\n", "<stdin>:2: YAML syntax error"),
@@ -50,9 +62,9 @@ def test_stdin_errors_name_stdin(capsys, monkeypatch, text, fragment: str) -> No
 
 
 def test_stdin_holds_one_yaml_puzzle_or_xsb_levels(capsys, monkeypatch) -> None:
-    _stdin(monkeypatch, SAMPLE.read_text())
+    _stdin(monkeypatch, "puzzle: tiles\nstart: |\n  1 2\n  3 _\n")
     code, _, err = run_cli(capsys, "solve", "-", "--level", "2")
-    assert code == 2 and "<stdin>: --level is for level collections" in err and "holds no XSB level" in err
+    assert code == 2 and "<stdin>: --level is for level collections" in err and "this text holds neither" in err
     _stdin(monkeypatch, "; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
     code, out, _ = run_cli(capsys, "solve", "-", "--level", "B")
     assert code == 0 and "plan:    RR" in out

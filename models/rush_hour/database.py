@@ -68,9 +68,11 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 raise ModelError(f"{path}:{number}: not UTF-8 text ({exc.reason})") from None
 
 
-def _entries(path: Path) -> Iterator[tuple[int, int, str, int | None]]:
-    """(line number, moves, board, cluster size) of each puzzle line; ModelError on a malformed one."""
-    for number, line in _lines(path):
+def _entries(path: Path | str, text: str | None = None) -> Iterator[tuple[int, int, str, int | None]]:
+    """(line number, moves, board, cluster size) of each puzzle line of the file, or of `text`
+    (named `path`); ModelError on a malformed one."""
+    numbered = _lines(Path(path)) if text is None else enumerate(text.splitlines(), 1)
+    for number, line in numbered:
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue
@@ -82,22 +84,24 @@ def _entries(path: Path) -> Iterator[tuple[int, int, str, int | None]]:
 
 
 def load_collection(path: str | Path, level: str | int | None = None,
-                    overrides: dict[str, Any] | None = None) -> "RushHour":
-    """The puzzle of a database file chosen by 1-based number or by its board; `overrides` may
-    set `metric` (default slide) and `max_moves`."""
+                    overrides: dict[str, Any] | None = None, text: str | None = None) -> "RushHour":
+    """The puzzle of a database file (or of its `text`, standard input's, named `path`) chosen by
+    1-based number or by its board; `overrides` may set `metric` (default slide) and `max_moves`."""
     from puzzleplan.models.rush_hour.model import RushHour
     path = Path(path)
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     extra = sorted(set(overrides) - set(OVERRIDABLE))
     if extra:
         raise ModelError(f"{path}: cannot set {', '.join(extra)} for a puzzle of a Rush Hour database")
-    index, (number, moves, board, cluster) = _pick(path, level)
+    index, (number, moves, board, cluster) = _pick(path, level, text)
     expect: dict[str, Any] = {"optimal_slide": moves}
     if cluster is not None:
         expect["reachable"] = cluster
-    data: dict[str, Any] = {"puzzle": "rush-hour", "name": f"{path.stem} #{index}", "board": board,
+    stem = "rush" if text is not None else path.stem
+    data: dict[str, Any] = {"puzzle": "rush-hour", "name": f"{stem} #{index}", "board": board,
                             "metric": "slide", "expect": expect,
-                            "description": f"line {number} of {path.name} (Fogleman's Rush Hour database)"}
+                            "description": f"line {number} of {path.name if text is None else path} "
+                                           "(Fogleman's Rush Hour database)"}
     lines = {key: number for key in (*data, *OVERRIDABLE)}
     doc = _OneLine(str(path), data, lines, dict(lines))
     doc.override(overrides)
@@ -112,6 +116,15 @@ def is_database_line(line: str) -> bool:
     board = fields[1]
     side = math.isqrt(len(board))
     return side >= 2 and side * side == len(board) and all(ch.isalpha() or ch == "." for ch in board)
+
+
+def claims_text(text: str) -> bool:
+    """Whether text (standard input's) opens with a database line, comments aside."""
+    for line in text.splitlines()[:1_000]:
+        fields = line.split()
+        if fields and not fields[0].startswith("#"):
+            return is_database_line(line)
+    return False
 
 
 def claims(path: str | Path) -> bool:
@@ -134,13 +147,14 @@ def count_levels(path: str | Path) -> int:
     return sum(1 for _ in _entries(Path(path)))
 
 
-def _pick(path: Path, level: str | int | None) -> tuple[int, tuple[int, int, str, int | None]]:
+def _pick(path: Path, level: str | int | None, lines: str | None = None
+          ) -> tuple[int, tuple[int, int, str, int | None]]:
     """The 1-based index and entry of the puzzle asked for (the only one when `level` is None)."""
     text = None if level is None else str(level).strip()
     number = int(text) if text is not None and re.fullmatch(r"[0-9]{1,12}", text) else None
     found = None
     index = 0
-    for index, entry in enumerate(_entries(path), 1):
+    for index, entry in enumerate(_entries(path, lines), 1):
         if text is None:
             if found is not None:
                 raise ModelError(f"{path}: holds several puzzles (one a line); choose one with --level N "
