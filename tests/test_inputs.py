@@ -176,3 +176,16 @@ def test_a_file_without_a_name_is_called_by_its_file(tmp_path) -> None:
     assert load(path).name == "my-level"
     path.write_text("puzzle: sokoban\nname: Named\nlevel: |\n  #####\n  #@$.#\n  #####\n")
     assert load(path).name == "Named"
+
+
+def test_solve_notes_a_proof_that_contradicts_the_file_s_expect(capsys, monkeypatch) -> None:
+    """A rush.txt line whose MOVES is wrong: the proved optimum is reported, with a note."""
+    line = next(l for l in SAMPLE.read_text().splitlines() if l.strip() and not l.startswith("#"))
+    moves = int(line.split()[0])
+    _stdin(monkeypatch, line.replace(f"{moves} ", f"{moves + 2} ", 1) + "\n")
+    code, out, err = run_cli(capsys, "solve", "-")
+    assert code == 0 and f"optimal: {moves} moves" in out
+    assert err.strip() == (f"puzzleplan: note: the file's expect: gives the optimum as {moves + 2} (slide); "
+                           f"this search proved {moves}")
+    _stdin(monkeypatch, line + "\n")
+    assert run_cli(capsys, "solve", "-")[2] == ""      # agreeing: no note

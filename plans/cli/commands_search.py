@@ -42,6 +42,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
                         "cap": model.max_moves, **result.as_dict(), "optimal": False})
         return result.status.exit_code
+    _note_expected(args, model, result)
     written = _write_plan_file(args, model, result)
     if args.json:
         rendered = _render(args, model, result, render_to)
@@ -57,6 +58,24 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if rendered:
             print(f"picture: {rendered['path']} ({rendered['format']}, {rendered['frames']} boards)")
     return result.status.exit_code
+
+
+def _note_expected(args: argparse.Namespace, model: Any, result: Any) -> None:
+    """A note on stderr when a proof contradicts the file's `expect:` (its `optimal_<metric>`, or
+    `optimal` for every metric, as the test catalogue reads them; a rush.txt line's MOVES): the
+    file's figure, or the search, is wrong, and the user should know which to doubt."""
+    expect = getattr(model, "expect", None) or {}
+    wanted = expect.get(f"optimal_{model.metric}", expect.get("optimal"))
+    if quiet(args) or not isinstance(wanted, int) or isinstance(wanted, bool):
+        return
+    found = None
+    if result.status is Status.OPTIMAL and result.plan is not None and result.plan.cost != wanted:
+        found = f"this search proved {result.plan.cost}"
+    elif result.status is Status.UNSOLVABLE:
+        found = "this search proved the puzzle unsolvable"
+    if found is not None:
+        print(f"puzzleplan: note: the file's expect: gives the optimum as {wanted} ({model.metric}); {found}",
+              file=sys.stderr)
 
 
 def _check_encoder_options(engine: str, model: Any, args: argparse.Namespace) -> None:
