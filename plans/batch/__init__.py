@@ -65,9 +65,10 @@ def batch(spec: str | Path | Spec, output: str | Path | None = None, workers: in
 
 
 def default_output(spec: Spec) -> Path:
-    """The spec's `output:`, else SPEC_STEM.parquet beside the spec."""
+    """The spec's `output:` (`..` folded: `specs/../out/t.parquet` is `out/t.parquet`), else
+    SPEC_STEM.parquet beside the spec."""
     if spec.output is not None:
-        return spec.output
+        return Path(os.path.normpath(spec.output))
     source = Path(spec.source)
     return source.with_name(f"{source.stem}.parquet")
 

@@ -465,7 +465,7 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
                 # without end costs one row; a run it does not fit says so in its row
                 reason = None if user and _needs_task(cfg.engine) else engines.supports(cfg.engine, m)
                 if reason is not None:
-                    skipped[f"{cfg.engine}: {' '.join(reason.split())[:80]}"] += repeats
+                    skipped[f"{cfg.engine}: {_gist(reason)}"] += repeats
                     continue
                 for encoding in _encodings(cfg, m, _listed_encodings if user else encodings_for):
                     if encoding is _SKIP:
@@ -499,6 +499,16 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
         raise ModelError(f"{where}: metric {quote(unknown[0])} belongs to no instance's family "
                          f"(they have {', '.join(sorted(all_metrics))})")
     return runs, skipped
+
+
+def _gist(reason: str, limit: int = 100) -> str:
+    """An engine's reason for refusing, on one line and cut at a word (runs refused alike are
+    counted together by it in the header)."""
+    words = " ".join(reason.split())
+    if len(words) <= limit:
+        return words
+    cut = words.rfind(" ", 0, limit - 3)
+    return words[:cut if cut > 0 else limit - 3] + "..."
 
 
 def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tuple[Any, ...], _Instance]],
