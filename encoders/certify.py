@@ -193,7 +193,8 @@ def _sequential_again(model: Any, name: str, options: EncodingOptions, horizon: 
     """A parallel encoding's model held more moves than steps: ask one action per step."""
     if not getattr(encoding_class(name), "parallel", False) or found.moves is None or len(found.moves) <= horizon:
         return found, ""
-    note = f" (one move per step: {horizon} parallel steps gave {len(found.moves)} moves)"
+    note = (f" (asked again one move per step: the {horizon} parallel steps held a plan of "
+            f"{len(found.moves)} moves)")
     return solve_one(model, name, options.with_(parallel=False), horizon, solver, workers, remaining(),
                      memory_mb=memory_mb), note
 
