@@ -174,11 +174,13 @@ def test_collections_metrics_overrides_and_skips(tmp_path: Path) -> None:
     ("instances: [a.yaml]\nengines: [bfs]\noutput: out.xlsx\n", ":3:", ".parquet or .csv"),
     ("instances: [a.yaml]\nengines: [bfs]\ncolour: red\n", ":3:", "unknown key"),
     ("- just a list\n", ":1:", "expected a YAML mapping"),
+    ("instances:\n  - a.yaml\n  - broken.yaml\nengines: [bfs]\n", ":3:", "broken.yaml:2: field 'start'"),
 ])
 def test_bad_specs_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, where: str,
                                        expected: str) -> None:
     (tmp_path / "a.yaml").write_text((EXAMPLES / "sokoban" / "pocket.yaml").read_text())
     (tmp_path / "m.xsb").write_text("#####\n#@$.#\n#####\n")
+    (tmp_path / "broken.yaml").write_text("puzzle: tiles\nstart: |\n  1 2\n  3 x\n")   # no blank: the spec's line 3
     path = spec_file(tmp_path, body, "bad.yaml")
     with pytest.raises(ModelError) as info:
         load_spec(path)

@@ -230,6 +230,7 @@ class _Instance:
     max_moves: int | None
     any_plan: bool | None
     limits: Limits
+    line: int = 0              # the spec's line listing it (1-based)
 
 
 @dataclass(frozen=True)
@@ -294,7 +295,8 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
             metrics=r.texts(fields["metrics"], "metrics") if "metrics" in fields else None,
             max_moves=r.whole(fields["max_moves"], "max_moves", 0, MAX_CAP) if "max_moves" in fields else None,
             any_plan=r.flag(fields["any"], "any") if "any" in fields else None,
-            limits=r.limits(fields["limits"], "limits") if "limits" in fields else Limits())
+            limits=r.limits(fields["limits"], "limits") if "limits" in fields else Limits(),
+            line=item.start_mark.line + 1)
         if kind == "collection":
             written = r.text(fields["collection"], "collection")
             path = (base / written).resolve()
@@ -448,7 +450,7 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
         try:
             model = load(inst.path, level=inst.level)
         except ModelError as exc:
-            raise ModelError(f"{r.source}: instance {inst.instance}: {exc}") from None
+            raise ModelError(f"{r.source}:{inst.line}: field 'instances': {inst.instance}: {exc}") from None
         family_metrics = tuple(type(model).metrics)
         all_metrics.update(family_metrics)
         wanted = inst.metrics or metrics or [model.metric]
