@@ -258,3 +258,10 @@ def test_a_glob_matching_too_many_files_stops_at_the_cap(tmp_path: Path, monkeyp
         (tmp_path / f"{name}.yaml").write_text(POCKET.read_text())
     with pytest.raises(ModelError, match=r"'\*\*/\*.yaml' matches more than 2 files; narrow it"):
         load_spec(spec_file(tmp_path, "instances: [{files: '**/*.yaml'}]\nengines: [bfs]\n", "spec.yml"))
+
+
+def test_a_collection_listed_as_one_file_is_told_to_be_a_collection(tmp_path: Path) -> None:
+    (tmp_path / "two.xsb").write_text("; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
+    with pytest.raises(ModelError, match=r"spec.yaml:2: field 'instances': .*two.xsb: holds 2 levels.*"
+                                         r"listed as `collection: FILE` with `levels:`"):
+        load_spec(spec_file(tmp_path, "instances:\n  - {file: two.xsb}\nengines: [bfs]\n"))

@@ -450,7 +450,10 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
         try:
             model = load(inst.path, level=inst.level)
         except ModelError as exc:
-            raise ModelError(f"{r.source}:{inst.line}: field 'instances': {inst.instance}: {exc}") from None
+            hint = (" (a file of several levels is listed as `collection: FILE` with `levels:`)"
+                    if inst.level is None and "levels" in str(exc) and "choose one" in str(exc) else "")
+            said = str(exc) if str(exc).startswith(str(inst.path)) else f"{inst.instance}: {exc}"   # names the file once
+            raise ModelError(f"{r.source}:{inst.line}: field 'instances': {said}{hint}") from None
         family_metrics = tuple(type(model).metrics)
         all_metrics.update(family_metrics)
         wanted = inst.metrics or metrics or [model.metric]
