@@ -393,6 +393,9 @@ class Counter:
             raise KeyError(state)
         if self.mode == "goal_text":
             return "no"
+        if self.mode == "goal_numpy":   # numpy's bool, as a comparison of numpy numbers gives
+            import numpy
+            return numpy.int64(state) == 5
         return state == 5
     def successors(self, state):
         if self.mode == "successors" and state == 3:
@@ -457,6 +460,7 @@ def _user(tmp_path: Path, cls: str = "Counter", mode: str | None = None) -> Path
 
 def test_user_class_that_works(capsys, tmp_path: Path) -> None:
     assert main(["solve", str(_user(tmp_path))]) == 0
+    assert main(["solve", str(_user(tmp_path, mode="goal_numpy"))]) == 0   # is_goal giving numpy's bool
     capsys.readouterr()
 
 

@@ -199,6 +199,9 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
      "d.pddl:", "unsupported PDDL: derived predicates"),   # not the parser's "Expected ')'"
     (GOOD_DOMAIN.replace(":precondition (holding ?x)", ":precondtion (holding ?x)"), GOOD_PROBLEM, "d.pddl:12:",
      "unknown keyword :precondtion (did you mean :precondition?)"),
+    (GOOD_DOMAIN.replace(":precondition (holding ?x)", ":precondtion (holding ?x)").replace(
+        "(holding ?x - block)", "(holding ?x - block) (when-ready)", 1), GOOD_PROBLEM, "d.pddl:12:",
+     "unknown keyword :precondtion"),        # (when-ready) is a predicate, not a conditional effect
     (COSTLY, COSTLY_PROBLEM, "d.pddl", "cost must be a whole number from 0 to 1,000,000"),
     (GOOD_DOMAIN, COSTLY_PROBLEM.replace("(:domain d)", "(:domain  ; the wrong one\n  blocks-world)"), "p.pddl:2:",
      "the problem is for domain 'blocks-world', but the domain file defines"),   # was read against it silently
@@ -206,7 +209,7 @@ def _wrapper(tmp_path: Path, domain: str, problem: str) -> Path:
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c)"), "p.pddl:", "on takes 2 arguments, got 1"),
     (GOOD_DOMAIN, GOOD_PROBLEM.replace("(on c d)", "(on c e)"), "p.pddl:", "unknown object or constant e"),
 ], ids=["syntax", "unknown-type", "unknown-object", "conditional-effects", "numeric-condition", "maximize",
-        "derived", "misspelt-keyword", "cost-too-large", "another-domain",
+        "derived", "misspelt-keyword", "misspelt-keyword-beside-when-named-predicate", "cost-too-large", "another-domain",
         "unknown-predicate", "arity", "unknown-object-said-so"])
 def test_bad_pddl_is_one_line_naming_the_file(capsys, tmp_path: Path, domain, problem, where, words) -> None:
     path = _wrapper(tmp_path, domain, problem)

@@ -203,16 +203,16 @@ def _line_of(text: str, name: str) -> int | None:
 # but not where, and a numeric condition on (total-cost) it reports as a metric that is not
 # minimize (total-cost), so the texts are searched for the construct itself.
 _CONSTRUCTS = [
-    (r"\(\s*:derived\b", "derived predicates (:derived)", False),
-    (r"\(\s*:durative-action\b", "durative actions", False),
-    (r"\(\s*when\b", "conditional effects (when)", False),
-    (r"\(\s*(?:or|imply)\b", "disjunctive preconditions (or, imply)", False),
-    (r"\(\s*exists\b", "existential preconditions (exists)", False),
-    (r"\(\s*forall\b", "universal preconditions or effects (forall)", False),
+    (r"\(\s*:derived(?![\w-])", "derived predicates (:derived)", False),
+    (r"\(\s*:durative-action(?![\w-])", "durative actions", False),
+    (r"\(\s*when(?![\w-])", "conditional effects (when)", False),
+    (r"\(\s*(?:or|imply)(?![\w-])", "disjunctive preconditions (or, imply)", False),
+    (r"\(\s*exists(?![\w-])", "existential preconditions (exists)", False),
+    (r"\(\s*forall(?![\w-])", "universal preconditions or effects (forall)", False),
     (r"\(\s*(?:<=?|>=?)\s|\(\s*=\s*\(", "numeric conditions (<, <=, >, >=, = on functions)", False),
-    (r"\(\s*(?:assign|scale-up|scale-down|decrease)\b", "numeric effects other than increasing (total-cost)",
-     False),
-    (r"\(\s*:metric\s+maximize\b", "a metric that maximizes", True),
+    (r"\(\s*(?:assign|scale-up|scale-down|decrease)(?![\w-])",
+     "numeric effects other than increasing (total-cost)", False),
+    (r"\(\s*:metric\s+maximize(?![\w-])", "a metric that maximizes", True),
     (r"\(\s*:metric\s+minimize\s+(?!\(\s*total-cost\s*\)\s*\))", "a metric other than minimize (total-cost)",
      True),
 ]

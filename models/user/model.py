@@ -293,8 +293,8 @@ class UserModel(ModelBase):
                 raise self._raised("is_goal", exc) from None
             # True/False, numpy's bools and 0/1; anything else (None from a missing return, a
             # text) is a slip that would quietly make every state a goal, or none
-            if isinstance(value, bool) or type(value).__name__ == "bool_" or (
-                    isinstance(value, numbers.Integral) and value in (0, 1)):
+            numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
+            if isinstance(value, bool) or numpy_bool or (isinstance(value, numbers.Integral) and value in (0, 1)):
                 return bool(value)
             raise self._hook_error("is_goal", f"returned {quote(value)}; expected True or False")
         return is_goal
