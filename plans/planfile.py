@@ -58,6 +58,8 @@ def supports(model: Any, fmt: str) -> str | None:
         return f"digits is the sliding tiles' notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
     if fmt in RUSH_HOUR_FORMATS and getattr(model, "family", None) != "rush-hour":
         return f"{fmt} is a Rush Hour seed's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
+    if fmt == "cells" and getattr(model, "metric", "step") != "step":
+        return "cells writes Bird's single-cell moves, so a slide plan would read back longer (use seed-003)"
     if fmt == "fd":
         from puzzleplan.encoders.pddl import exporter_supports
         reason = exporter_supports(model, "pddl")

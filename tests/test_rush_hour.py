@@ -261,12 +261,21 @@ def test_plans_read_and_write_in_the_seeds_notations(capsys, tmp_path: Path) -> 
     card = load(RH / "seed-003-card.yaml", {"metric": "slide"})
     slides = solve(card, "bfs").plan
     assert check_plan(card, write_plan(card, slides, "seed-003")).valid   # slides keep their lengths
+    with pytest.raises(ValueError, match="a slide plan would read back longer"):
+        write_plan(card, slides, "cells")                                  # Bird's moves are single cells
     first = plan.moves[0]
     name = first[:-2]
     vertical = not next(v for v in g1.vehicles if v.name == name).horizontal
     wrong = f"({'VPRAVO' if vertical else 'DOLE'} {name} 1)"
     report = check_plan(g1, wrong)
     assert not report.valid and "moves a" in report.error
+    lines = operators.splitlines()
+    noted = "; by hand\n" + "\n".join(lines[:2] + ["# halfway"] + lines[2:]) + "\n"
+    assert check_plan(g1, noted).valid                       # comment lines are notes here too
+    typo = check_plan(g1, "\n".join(lines[:2] + ["(HOR x 1)"] + lines[2:]))
+    assert not typo.valid and typo.error.startswith("move 3 of") and "(HOR x 1)" in typo.error   # named in place
+    done = loads("puzzle: rush-hour\nboard: |\n  ....AA\n  ......\n")
+    assert write_plan(done, [], "cells") == "[]\n" and check_plan(done, "[]").valid and check_plan(done, "Just []").valid
     report = check_plan(g1, "[(0,22)]")       # the primary (cells 17-18) moves onto 19, not 22
     assert not report.valid and "cell 22 is not next to either end of vehicle 0" in report.error
     assert run_cli(capsys, "solve", RH / "bird-g1.yaml", "--plan-file", tmp_path / "p.txt",
@@ -279,21 +288,18 @@ def test_plans_read_and_write_in_the_seeds_notations(capsys, tmp_path: Path) -> 
 
 @pytest.mark.parametrize("path", sorted(RH.glob("*.yaml")), ids=lambda p: p.stem)
 def test_convert_writes_the_seeds_states_and_they_read_back(path: Path) -> None:
-    """--to seed-003 (one line, the primary first) and --to cells (Bird's list, 6x6 without
-    walls, exit right) read back through `vehicles:` and `cells:` as the same board."""
+    """--to seed-003 (one line, the primary first) and --to cells (Bird's list) read back through
+    `vehicles:` and `cells:` as the same board; both hold 6x6 boards without walls, exit right."""
     def board(m) -> tuple:   # the cars' cells and the primary's, whatever their names
         return (sorted(tuple(v.cells()) for v in m.vehicles), m.vehicles[m.primary].cells(), sorted(m.walls))
     model = load(path)
-    line = model.notation("seed-003").strip()
-    size = f"rows: {model.rows}\ncols: {model.cols}\n"
-    exit_ = f"exit: {model.exit}\n"
-    walls = "walls:\n" + "".join(f"  - {r + 1} {c + 1}\n" for r, c in model.walls) if model.walls else ""
-    again = loads(f'puzzle: rush-hour\n{size}{exit_}{walls}vehicles: "{line}"\n')
-    assert board(again) == board(model)
     bird = model.vehicles[model.primary]
     if (model.rows, model.cols) == (6, 6) and not model.walls and model.exit == "right" and bird.horizontal:
+        line = model.notation("seed-003").strip()
+        assert board(loads(f'puzzle: rush-hour\nvehicles: "{line}"\n')) == board(model)
         cells = model.notation("cells").strip()
         assert board(loads(f'puzzle: rush-hour\ncells: "{cells}"\n')) == board(model)
     else:
-        with pytest.raises(ModelError, match="Bird's cells"):
-            model.notation("cells")
+        for kind, words in (("seed-003", "seed 003's state"), ("cells", r"Bird's cells \(seed 001\)")):
+            with pytest.raises(ModelError, match=f"{words} holds a 6x6 board"):
+                model.notation(kind)

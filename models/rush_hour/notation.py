@@ -418,7 +418,9 @@ def _footer(model: "RushHour", same_names: bool) -> list[str]:
 
 def to_seed_003(model: "RushHour") -> str:
     """Seed 003's state on one line, the primary first: `((A 2 3 2 h)(B 2 1 1 h) ...)`, rows and
-    columns 1-based (the `vehicles:` field reads it back)."""
+    columns 1-based (the `vehicles:` field reads it back). The line holds vehicles alone: a 6x6
+    board without walls whose horizontal primary leaves on the right; ModelError for any other."""
+    _seed_board("seed 003's state", model)
     order = [model.vehicles[model.primary]] + [v for i, v in enumerate(model.vehicles) if i != model.primary]
     entries = []
     for v in order:
@@ -431,17 +433,24 @@ def to_cells(model: "RushHour") -> str:
     """Seed 001's state, Bird's list of (rear, front) cells, the primary first: `[(17,18),...]`
     (the `cells:` field reads it back). Bird's numbering holds 6x6 boards without walls whose
     horizontal primary leaves on the right; ModelError for any other."""
+    _seed_board("Bird's cells (seed 001)", model)
     p = model.vehicles[model.primary]
-    if (model.rows, model.cols) != (6, 6) or model.walls or model.exit != "right" or not p.horizontal:
-        raise ModelError("Bird's cells (seed 001) hold a 6x6 board without walls whose horizontal primary leaves "
-                         f"on the right; this is {model.rows}x{model.cols}"
-                         + (", with walls" if model.walls else "") + (f", exit {model.exit}" if model.exit != "right" else ""))
     order = [p] + [v for i, v in enumerate(model.vehicles) if i != model.primary]
     pairs = []
     for v in order:
         (r0, c0), (r1, c1) = v.cells()[0], v.cells()[-1]
         pairs.append(f"({r0 * BIRD_WIDTH + c0 + 1},{r1 * BIRD_WIDTH + c1 + 1})")
     return "[" + ",".join(pairs) + "]\n"
+
+
+def _seed_board(what: str, model: "RushHour") -> None:
+    """ModelError unless the seeds' notations can hold the board: 6x6, no walls, a horizontal
+    primary leaving on the right."""
+    if (model.rows, model.cols) != (6, 6) or model.walls or model.exit != "right" \
+            or not model.vehicles[model.primary].horizontal:
+        raise ModelError(f"{what} holds a 6x6 board without walls whose horizontal primary leaves on the right; "
+                         f"this is {model.rows}x{model.cols}" + (", with walls" if model.walls else "")
+                         + (f", exit {model.exit}" if model.exit != "right" else ""))
 
 
 def to_grid_yaml(model: "RushHour") -> str:

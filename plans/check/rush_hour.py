@@ -27,27 +27,38 @@ _BIRD = re.compile(r"\(\s*(\d{1,4})\s*,\s*(\d{1,6})\s*\)")
 
 def tokens(text: str) -> list[str]:
     """Separated moves, or moves run together (`A+1B-2C+3`), or a list of the seeds' moves; a
-    part that is no move stays one token so the replay names it."""
+    part that is no move stays one token, in its place, so the replay names it."""
     pattern = _seed_pattern(text)
     if pattern is None:
-        return split_runs(text, _RUN)
-    found = [m.group(0) for m in pattern.finditer(text)]
-    rest = _LIST_ENDS.sub("", pattern.sub(",", text.strip())).replace(",", " ").split()
-    return found + ([" ".join(rest)] if rest else [])
+        return [] if _EMPTY_LIST.fullmatch(text) else split_runs(text, _RUN)
+    out: list[str] = []
+    done = 0
+    for m in pattern.finditer(text):
+        out += _leftover(text[done:m.start()])
+        out.append(m.group(0))
+        done = m.end()
+    return out + _leftover(text[done:])
 
 
 def reads(text: str) -> bool:
     """Whether `text` is a plan in a seed's notation, which starts with `(` as Fast Downward's
-    plans do (check_plan asks before it takes such text for one)."""
-    return _seed_pattern(text) is not None
+    plans do (check_plan asks before it takes such text for one); `[]` is Bird's empty plan."""
+    return _seed_pattern(text) is not None or _EMPTY_LIST.fullmatch(text) is not None
 
 
-_LIST_ENDS = re.compile(r"^(Just\s*)?\[|\]$")
+_EMPTY_LIST = re.compile(r"\s*(Just\s*)?\[\s*\]\s*")
+_LIST_PUNCTUATION = re.compile(r"^\s*(Just\s*)?\[|\]\s*$|,")
+
+
+def _leftover(gap: str) -> list[str]:
+    """What stands between two of the seeds' moves, less their list's brackets and commas: a
+    token when anything is left (a typo the replay then names)."""
+    rest = " ".join(_LIST_PUNCTUATION.sub(" ", gap).split())
+    return [rest] if rest else []
 
 
 def _seed_pattern(text: str) -> re.Pattern[str] | None:
-    bare = _LIST_ENDS.sub("", text.strip()).lstrip()
-    return next((p for p in (_OPERATOR, _BIRD) if p.match(bare)), None)
+    return next((p for p in (_OPERATOR, _BIRD) if p.search(text)), None)
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
@@ -131,4 +142,7 @@ def _parsed(i: int, token: str, names: list[str], where: dict[str, list[list[int
             return name, "-", 1
         raise IllegalMove(i, token, f"cell {cell} is not next to either end of vehicle {v} ({clip(name)}) "
                                     f"along its line (cells numbered in rows of {width})")
+    if token.lstrip().startswith("("):
+        raise IllegalMove(i, token, "not a move; expected seed 003's (VPRAVO|VLAVO|DOLE|HORE NAME N) or seed 001's "
+                                    "(VEHICLE,CELL)")
     raise IllegalMove(i, token, "not a move; expected a vehicle and a signed distance such as A+1 or C-2")
