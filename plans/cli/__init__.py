@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         sys.stderr.write(said.getvalue())
         if exc.code not in (0, None) and wants_json:
-            print(json.dumps({"status": "error", "error": usage_error(said.getvalue())}))
+            _json_error({"status": "error", "error": usage_error(said.getvalue())})
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_INPUT
     sys.stderr.write(said.getvalue())
 
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = " ".join(str(message).split())  # one line, whatever the message held
         print(f"puzzleplan: {kind}{clip(line, 400)}", file=sys.stderr)
         if getattr(args, "json", False):
-            print(json.dumps({"status": "error" if code == EXIT_INPUT else "internal_error", "error": clip(line, 400)}))
+            _json_error({"status": "error" if code == EXIT_INPUT else "internal_error", "error": clip(line, 400)})
         return code
 
     try:
@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = f"{exc} while compiling the planning task"
         print(f"puzzleplan: limit_reached: {message}", file=sys.stderr)
         if getattr(args, "json", False):
-            print(json.dumps({"status": "limit_reached", "message": message}))
+            _json_error({"status": "limit_reached", "message": message})
         return EXIT_LIMIT
     except (ModelError, InputError, PlanNotationError) as exc:
         return fail("error: ", str(exc), EXIT_INPUT)
@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:   # a command that reports its partial work catches it itself
         print("puzzleplan: interrupted", file=sys.stderr)
         if getattr(args, "json", False):
-            print(json.dumps({"status": "limit_reached", "message": "interrupted (Ctrl-C)"}))
+            _json_error({"status": "limit_reached", "message": "interrupted (Ctrl-C)"})
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK
@@ -134,6 +134,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EDQUOT}   # standard output cannot take it
+
+
+def _json_error(answer: dict[str, Any]) -> None:
+    """An error's JSON object on standard output, as --json promises; where standard output
+    cannot take it (a full disk), the one line on stderr says enough."""
+    try:
+        print(json.dumps(answer), flush=True)
+    except OSError:
+        _silence_stdout()
 
 
 def _silence_stdout() -> None:
