@@ -176,7 +176,12 @@ def test_an_instance_listed_again_with_other_settings_runs_both_or_says_why_not(
     """))
     assert [(r.metric, r.time_limit) for r in spec.runs] == [("moves", 2), ("pushes", 5)]
     assert spec.skipped["instances listed twice"] == 1
-    with pytest.raises(ModelError, match="pocket.yaml is listed twice with other caps or limits under moves"):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.yaml").write_text(POCKET.read_text())
+    twice = load_spec(spec_file(tmp_path, "instances: [a.yaml, sub/../a.yaml]\nengines: [bfs]\n"))
+    assert len(twice.runs) == 1 and twice.skipped["instances listed twice"] == 1   # one file, two spellings
+    with pytest.raises(ModelError, match=r"spec.yaml:4: .*pocket.yaml is listed again \(first on line 3\) with "
+                                         "another cap or limit under moves"):
         load_spec(spec_file(tmp_path, f"""
             instances:
               - {{file: {POCKET}, metrics: [moves], limits: {{time_limit: 2}}}}

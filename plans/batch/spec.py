@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import glob
 import itertools
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -313,7 +314,7 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
             except ValueError as exc:
                 raise r.error(levels_node or fields["collection"], "levels", str(exc)) from None
             for level in levels:
-                yield _Instance(f"{written}#{level}", path, str(level), **extra)
+                yield _Instance(f"{os.path.normpath(written)}#{level}", path, str(level), **extra)
             continue
         patterns = r.texts(fields[kind], kind)
         for pattern in patterns:
@@ -334,6 +335,7 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
                     name = str(Path(file).relative_to(base)) if not Path(pattern).is_absolute() else file
                 except ValueError:
                     name = file
+                name = os.path.normpath(name)   # one file, one name: `sub/../a.yaml` is `a.yaml`
                 yield _Instance(name, shown, None, **extra)
 
 
@@ -530,9 +532,9 @@ def _named(r: _Reader, named: dict[tuple[str, str, str], tuple[_EngineConfig, tu
         return "instances" if first_inst is not inst else "configurations"
     instance, metric, name = key
     if first_inst is not inst:
-        raise ModelError(f"{r.source}: field 'instances': {instance} is listed twice with other caps or limits under "
-                         f"{metric}, and the runs of both would be named {quote(name)}; list it once, or label "
-                         "the engines' configurations apart")
+        raise ModelError(f"{r.source}:{inst.line}: field 'instances': {instance} is listed again (first on line "
+                         f"{first_inst.line}) with another cap or limit under {metric}, and the runs of both would "
+                         f"be named {quote(name)}; list it once, or put the other settings in a spec of their own")
     where = (f"the encodings or solvers of the engine on line {cfg.line}" if first_cfg is cfg else
              f"the engines on lines {first_cfg.line} and {cfg.line}" if first_cfg.line != cfg.line else
              f"two engines on line {cfg.line}")
