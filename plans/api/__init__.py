@@ -30,7 +30,7 @@ What `import puzzleplan` gives:
     explore(model, workers=1, limits=None, **limit keywords) -> Exploration
     write_plan(model, plan, fmt="puzzleplan") -> str    a plan file's text (plan: moves, a Plan or a
                                                 Result): puzzleplan, fd (Fast Downward's plan), lurd
-                                                (Sokoban) or digits (tiles)
+                                                (Sokoban), digits (tiles), seed-003 or cells (Rush Hour)
     compare(model, horizon=None, encodings=None, solvers=("cadical195", "glucose4"), repeat=1, goal=None,
             workers=None, limits=None, **limit keywords) -> list[Trial]
                                                 every encoding x solver at one horizon (default:

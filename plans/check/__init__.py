@@ -69,10 +69,11 @@ def read_plan_argument(arg: str) -> str:
     (OSError / ValueError when unreadable)."""
     if arg == "@-":
         import sys
-        text = sys.stdin.read(MAX_PLAN_BYTES + 1)
-        if len(text) > MAX_PLAN_BYTES:
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(MAX_PLAN_BYTES + 1) if stream is not None else sys.stdin.read(MAX_PLAN_BYTES + 1).encode()
+        if len(data) > MAX_PLAN_BYTES:
             raise ValueError(f"standard input: the plan holds more than {MAX_PLAN_BYTES:,} bytes")
-        return text.lstrip("\ufeff")
+        return data.decode("utf-8-sig")
     if arg.startswith("@"):
         with open(arg[1:], "rb") as handle:   # read up to the cap: /dev/zero is no regular file
             data = handle.read(MAX_PLAN_BYTES + 1)

@@ -251,6 +251,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.file == "-" and args.plan == "@-":
+        raise InputError("the puzzle and the plan cannot both come from standard input (give one as a file)")
     model = load_model(args)
     if args.notation is not None and model.family != "tiles":
         raise InputError(f"--notation {args.notation}: it chooses how a tiles plan is read; "
