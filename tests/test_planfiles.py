@@ -172,6 +172,8 @@ def test_plan_files_may_hold_comment_lines_and_come_from_standard_input(capsys, 
     assert run_cli(capsys, "check", board, f"@{tmp_path / 'plan.txt'}")[:2] == (0, "valid: 2 moves reach the goal\n")
     monkeypatch.setattr("sys.stdin", io.StringIO(plan))
     assert run_cli(capsys, "check", board, "@-")[:2] == (0, "valid: 2 moves reach the goal\n")
+    code, _, err = run_cli(capsys, "check", "-", "@-")        # one standard input cannot hold both
+    assert code == 2 and "cannot both come from standard input" in err
 
 
 def test_lurd_reads_run_lengths_wrapped_lines_and_one_move() -> None:
