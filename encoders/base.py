@@ -60,6 +60,14 @@ class EncodingOptions:
         return self.no_reversal or (self.goal == "by" and self.idle_at_end)
 
 
+def padded_parity(model: Any) -> int | None:
+    """The parity every plan's length has, where the model also promises that any plan extends
+    by two moves (`pads_plans`: the tiles' blank there and back), so that "no plan of exactly T
+    moves" rules out T - 2, T - 4, ... too; else None. A user class's `plan_parity` promises the
+    parity alone: on a one-way graph whose plans are all even, a plan of 2 has no 4-move twin."""
+    return model.plan_parity() if getattr(model, "pads_plans", False) else None
+
+
 def proves_no_plan_up_to(options: EncodingOptions, horizon: int, parity: int | None) -> int | None:
     """The largest L such that UNSAT at `horizon` proves there is no plan of length <= L."""
     if options.goal == "by":

@@ -31,7 +31,7 @@ from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.core.words import metric_count
 
 from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
-                                      plan_steps)
+                                      padded_parity, plan_steps)
 from puzzleplan.encoders.runner import Deadline, stream
 
 
@@ -94,7 +94,7 @@ class Certificate:
 
 def proof_options(model: Any) -> tuple[EncodingOptions, int]:
     """Options whose UNSAT is a proof, and the horizon offset below L to ask (1 or 2)."""
-    if model.plan_parity() is not None:
+    if padded_parity(model) is not None:
         return EncodingOptions(goal="exact", no_reversal=False, idle_at_end=False), 2
     return EncodingOptions(goal="by"), 1
 
@@ -110,7 +110,7 @@ def with_goal(options: EncodingOptions, goal: str | None) -> EncodingOptions:
 
 def sat_options(model: Any) -> EncodingOptions:
     """Options for finding the plan of length L (cuts allowed: a found plan is checked anyway)."""
-    if model.plan_parity() is not None:
+    if padded_parity(model) is not None:
         return EncodingOptions(goal="exact", no_reversal=True)
     return EncodingOptions(goal="by")
 

@@ -28,7 +28,7 @@ from puzzleplan.plans.core.types import Request, Result, Status
 
 from puzzleplan.encoders import horizon as strategies
 from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
-                                      encodings_for, family_encodings, is_generic, plan_steps)
+                                      encodings_for, family_encodings, is_generic, padded_parity, plan_steps)
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
@@ -41,7 +41,7 @@ OPTION_KEYS = ("goal", "no_reversal", "idle_at_end", "distance_cuts", "parity", 
 
 def options_for(model: Any, strategy: str, overrides: dict[str, Any]) -> EncodingOptions:
     """The family default semantics for a strategy, with the user's overrides on top."""
-    parity = model.plan_parity()
+    parity = padded_parity(model)
     if parity is not None:
         opts = EncodingOptions(goal="exact", no_reversal=strategy == "increasing")
     else:
@@ -206,7 +206,7 @@ def _run(model: Any, request: Request, ctx: SearchContext, backend: str) -> Resu
     strategy, lower, cap, phases = run.strategy, run.lower, run.cap, run.phases
     costed = phases.cost is not None
     options = options_for(model, strategy, opts)
-    parity = model.plan_parity()
+    parity = padded_parity(model)
     mode = strategies.proof_mode(options, parity)
     if strategy == "binary" and mode == "sweep":
         return finish(ctx, engine, model, Status.UNSUPPORTED,

@@ -433,3 +433,30 @@ def test_default_move_names_are_one_token_so_plans_read_back(tmp_path: Path, cap
     assert plan_file.read_text().split() == ["(0_'plus_one')", "(0_'plus_one')", "(1_'plus_one')"]
     code, out, _ = run_cli(capsys, "check", str(tmp_path / "c.yaml"), f"@{plan_file}")
     assert code == 0 and out.startswith("valid")
+
+
+DAG = '''
+class Dag:
+    """A one-way graph whose plans are all even: a-b-g (2 moves) or a-c1-c2-c3-g (4)."""
+    EDGES = {"a": ["b", "c1"], "b": ["g"], "c1": ["c2"], "c2": ["c3"], "c3": ["g"], "g": []}
+    def initial(self):
+        return "a"
+    def is_goal(self, s):
+        return s == "g"
+    def successors(self, s):
+        return [(t, t) for t in self.EDGES[s]]
+    def plan_parity(self):
+        return 0
+'''
+
+
+@pytest.mark.parametrize("args", [["--engine", "sat", "--strategy", "fixed", "--max-moves", "6"],
+                                  ["--engine", "sat", "--strategy", "binary"], ["--engine", "cpsat"]],
+                         ids=["sat-fixed-cap", "sat-binary", "cpsat"])
+def test_a_declared_parity_is_no_promise_that_plans_pad(capsys, tmp_path: Path, args: list[str]) -> None:
+    """plan_parity promises the parity of every plan, not that a plan of 2 has a twin of 4: the
+    SAT engines' exact-horizon proofs must not read "no plan of exactly 6" as "none of 2 or 4"."""
+    (tmp_path / "dag.py").write_text(DAG)
+    (tmp_path / "dag.yaml").write_text("puzzle: python:./dag.py:Dag\n")
+    code, out, _ = run_cli(capsys, "solve", tmp_path / "dag.yaml", *args)
+    assert code == 0 and "2 moves" in out, out
