@@ -554,3 +554,14 @@ def test_cp_on_three_box_microban(level):
     for horizon in range(best, best + 3):
         assert_plan(model, run(SokobanCp, model, horizon), horizon)
     assert run(SokobanCp, model, best - 1).answer is Answer.UNSAT
+
+
+def test_sok_walk_decodes_a_prefix_only_once_it_is_at_the_goal(capsys, tmp_path: Path) -> None:
+    """A prefix whose pushes end away from the goal was decoded with its walk to the player goal,
+    which a box may block: an internal error in verify and compare."""
+    from helpers import run_cli
+    path = tmp_path / "pocketed.yaml"
+    path.write_text("puzzle: sokoban\nlevel: |\n  ######\n  #    #\n  #    #\n  #.$###\n  #  @ #\n  ######\n"
+                    "player_goal: [2, 2]\n")
+    code, out, err = run_cli(capsys, "verify", path, "--encodings", "sok-walk")
+    assert code == 0 and "verified: the minimal move count is 13" in out, err

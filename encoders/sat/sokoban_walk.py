@@ -197,19 +197,23 @@ class SokobanWalks(PushSteps):
                     return HorizonResult(horizon, answer, None, self.pool.top, clauses, built, solve_time,
                                          {"push_steps": asked})
                 true = {lit for lit in solver.get_model() if lit > 0}
-                moves = self.decode(true, steps)
-                if -done in true or self._finished(true, steps, moves, horizon):
-                    return HorizonResult(horizon, Answer.SAT, moves, self.pool.top, clauses, built, solve_time,
-                                         {"push_steps": asked})
+                # a prefix is decoded only once it is at the goal: its walk to a player goal
+                # exists only then (a box may stand in the way before)
+                if -done in true or self._at_goal(true, steps):
+                    moves = self.decode(true, steps)
+                    if -done in true or len(moves) <= horizon:
+                        return HorizonResult(horizon, Answer.SAT, moves, self.pool.top, clauses, built, solve_time,
+                                             {"push_steps": asked})
                 add([[-act]])
                 steps += max(1, steps // 8)
 
-    def _finished(self, true: set[int], steps: int, moves: list[str], horizon: int) -> bool:
-        """A prefix model that is a plan all the same: every box on a goal after its last push
-        (with a player goal, the region holding it) and no more than `horizon` moves."""
+    def _at_goal(self, true: set[int], steps: int) -> bool:
+        """Whether a prefix model ends at the goal (a plan all the same, if within the horizon's
+        moves): every box on a goal after its last push and, with a player goal, the player's
+        region holding it."""
         pg = self.model.pg
-        return (all(self.box(g, steps) in true for g in self.model.goal_cells) and len(moves) <= horizon
-                and (pg is None or self.region(pg, steps) in true))
+        return all(self.box(g, steps) in true for g in self.model.goal_cells) and (
+            pg is None or self.region(pg, steps) in true)
 
     # -- decoding -------------------------------------------------------------------------------
     def decode(self, true: set[int], horizon: int) -> list[str]:
