@@ -167,6 +167,15 @@ def supports(cls: Any, model: Any) -> str | None:
     return None
 
 
+def goal_reason(name: str, goal: str | None) -> str | None:
+    """None when encoding `name` encodes the horizon semantics `goal` (None: its default), else
+    why not (an encoding declares `goals`, the ones it encodes; all of them by default)."""
+    goals = getattr(encoding_class(name), "goals", None)
+    if goal is None or goals is None or goal in goals:
+        return None
+    return f"{name} encodes goal {' or '.join(repr(g) for g in goals)} only, not {goal!r}"
+
+
 def encodings_for(target: Any, backend: str | None = None, metric: str | None = None) -> list[str]:
     """Names of the encodings for `target` (for a backend, a metric): the family's declared
     ones in declaration order, then the generic ones.

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 from pysat.formula import CNF
 
-from puzzleplan.encoders.base import EncodingOptions, encoding_class, encodings_for
+from puzzleplan.encoders.base import EncodingOptions, encoding_class, encodings_for, goal_reason
 from puzzleplan.encoders.runner import stream
 from puzzleplan.encoders.sat.base import UndecodableModel
 from puzzleplan.models.base import shorten
@@ -53,6 +53,9 @@ def export(model: Any, to: str, output: str | Path, horizon: int | None = None, 
     if encoding not in known:
         raise ValueError(f"--encoding: expected a {backend} encoding for {model.family} "
                          f"({', '.join(known) or 'none'}), got {encoding!r}")
+    unfit = goal_reason(encoding, goal)
+    if unfit is not None:
+        raise ValueError(f"--goal: {unfit}")
     options = with_goal(proof_options(model)[0], goal)
     if to == "dimacs":
         return [out, export_dimacs(model, encoding, options, horizon, out, time_limit, memory_mb)]

@@ -565,3 +565,15 @@ def test_sok_walk_decodes_a_prefix_only_once_it_is_at_the_goal(capsys, tmp_path:
                     "player_goal: [2, 2]\n")
     code, out, err = run_cli(capsys, "verify", path, "--encodings", "sok-walk")
     assert code == 0 and "verified: the minimal move count is 13" in out, err
+
+
+def test_an_encoding_of_goal_by_only_is_left_out_of_exact_compares_and_refused_by_name(capsys, tmp_path: Path) -> None:
+    from helpers import run_cli
+    level = SOK / "two-boxes.yaml"
+    code, out, err = run_cli(capsys, "compare", level, "--goal", "exact", "--horizon", "11")
+    assert code == 0 and "sok-walk" not in out and "left out under --goal exact: sok-walk encodes goal 'by'" in err
+    for command in (["compare", level, "--goal", "exact", "--encodings", "sok-walk"],
+                    ["export", level, "--to", "dimacs", "--encoding", "sok-walk", "--goal", "exact", "--horizon", "11",
+                     "-o", tmp_path / "y.cnf"]):
+        code, _, err = run_cli(capsys, *command)
+        assert code == 2 and err.strip() == "puzzleplan: error: --goal: sok-walk encodes goal 'by' only, not 'exact'"

@@ -10,7 +10,7 @@ from puzzleplan.models.document import read_text
 from puzzleplan.plans.check import check_plan
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, progress_for, check_writable,
-                                         command_context, command_started)
+                                         command_context, command_started, quiet)
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
@@ -31,6 +31,18 @@ def _encodings_arg(model: Any, names: list[str] | None, one_per_backend: bool) -
         raise InputError(f"--encodings: {exc}") from None
     except NoEncodings as exc:
         raise InputError(str(exc)) from None
+
+
+def _fitting_goal(names: list[str], goal: str | None, named: bool, args: argparse.Namespace) -> list[str]:
+    """The encodings that encode `goal`: one named that does not is an error; of the default
+    ones, those that do not are left out, with a note."""
+    from puzzleplan.encoders.base import goal_reason
+    unfit = {name: reason for name in names if (reason := goal_reason(name, goal)) is not None}
+    if unfit and named:
+        raise InputError(f"--goal: {next(iter(unfit.values()))}")
+    if unfit and not quiet(args):
+        print(f"puzzleplan: note: left out under --goal {goal}: {'; '.join(unfit.values())}", file=sys.stderr)
+    return [name for name in names if name not in unfit]
 
 
 def _check_solvers(names: list[str], option: str) -> None:
@@ -82,7 +94,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     are printed (and written to --csv)."""
     from puzzleplan.encoders.base import encoding_class
     from puzzleplan.encoders.certify import compare, costed, counts_steps, proof_options, with_goal
-    encodings = _encodings_arg(model, args.encodings, False)
+    encodings = _fitting_goal(_encodings_arg(model, args.encodings, False), args.goal, bool(args.encodings), args)
     _check_solvers(args.solvers, "--solvers")
     if args.csv:
         check_writable(args.csv, "--csv")
