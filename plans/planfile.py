@@ -100,22 +100,20 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
     return " ".join(moves) + "\n"
 
 
-_RUSH_HOUR_MOVE = re.compile(r"^(.+?)([+-])(\d{1,9})$")
-
-
 def _seed_rush_hour(model: Any, moves: list[str], fmt: str) -> str:
     """Rush Hour moves (`A+1`, or `A+3` under slide) in seed 003's operators or Bird's cells
     (single cells: a slide of 3 is three of his moves)."""
+    from puzzleplan.models.rush_hour.board import parse_move
     from puzzleplan.plans.check.rush_hour import bird_order   # the reader's numbering, written back
     index = {name: i for i, name in enumerate(bird_order(model))}
     vehicles = {v.name: v for v in model.vehicles}
     first = {v.name: list(v.cells()[0]) for v in model.vehicles}      # each vehicle's first cell, as it moves
     lines, pairs = [], []
     for move in moves:
-        m = _RUSH_HOUR_MOVE.match(move)
-        if m is None or m.group(1) not in index:
+        parsed = parse_move(move)
+        if parsed is None or parsed[0] not in index or parsed[1] == 0:
             raise PlanFormatError(f"move {move!r} is not a Rush Hour move such as A+1")
-        name, sign, dist = m.group(1), m.group(2), int(m.group(3))
+        name, sign, dist = parsed[0], "+" if parsed[1] > 0 else "-", abs(parsed[1])
         vehicle = vehicles[name]
         across = vehicle.horizontal
         if fmt == "seed-003":
