@@ -167,6 +167,15 @@ def supports(cls: Any, model: Any) -> str | None:
     return None
 
 
+def fitting_goal(names: list[str], goal: str | None, named: bool) -> tuple[list[str], list[str]]:
+    """The encodings among `names` that encode `goal`, and why each other one does not;
+    ValueError when one of them was `named` by the user (leaving it out would hide the ask)."""
+    unfit = [reason for name in names if (reason := goal_reason(name, goal)) is not None]
+    if unfit and named:
+        raise ValueError(unfit[0])
+    return [name for name in names if goal_reason(name, goal) is None], unfit
+
+
 def goal_reason(name: str, goal: str | None) -> str | None:
     """None when encoding `name` encodes the horizon semantics `goal` (None: its default), else
     why not (an encoding declares `goals`, the ones it encodes; all of them by default)."""

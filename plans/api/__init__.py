@@ -261,12 +261,11 @@ def compare(model: Any, horizon: int | None = None, encodings: list[str] | None 
     if keywords:
         raise TypeError(f"compare() got an unexpected keyword {sorted(keywords)[0]!r}")
     started = time.monotonic()
-    from puzzleplan.encoders.base import goal_reason
-    chosen = choose_encodings(model, encodings, one_per_backend=False)
-    unfit = [reason for name in chosen if (reason := goal_reason(name, goal)) is not None]
-    if unfit and encodings:
-        raise ValueError(f"goal: {unfit[0]}")
-    chosen = [name for name in chosen if goal_reason(name, goal) is None]   # of the defaults, those that fit
+    from puzzleplan.encoders.base import fitting_goal
+    try:   # of the defaults, those that encode the goal; one named that does not is an error
+        chosen, _ = fitting_goal(choose_encodings(model, encodings, one_per_backend=False), goal, bool(encodings))
+    except ValueError as exc:
+        raise ValueError(f"goal: {exc}") from None
     solvers = COMPARE_SOLVERS if solvers is None else solvers
     for solver in solvers:
         check_solver(solver)

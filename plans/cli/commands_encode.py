@@ -36,13 +36,14 @@ def _encodings_arg(model: Any, names: list[str] | None, one_per_backend: bool) -
 def _fitting_goal(names: list[str], goal: str | None, named: bool, args: argparse.Namespace) -> list[str]:
     """The encodings that encode `goal`: one named that does not is an error; of the default
     ones, those that do not are left out, with a note."""
-    from puzzleplan.encoders.base import goal_reason
-    unfit = {name: reason for name in names if (reason := goal_reason(name, goal)) is not None}
-    if unfit and named:
-        raise InputError(f"--goal: {next(iter(unfit.values()))}")
+    from puzzleplan.encoders.base import fitting_goal
+    try:
+        kept, unfit = fitting_goal(names, goal, named)
+    except ValueError as exc:
+        raise InputError(f"--goal: {exc}") from None
     if unfit and not quiet(args):
-        print(f"puzzleplan: note: left out under --goal {goal}: {'; '.join(unfit.values())}", file=sys.stderr)
-    return [name for name in names if name not in unfit]
+        print(f"puzzleplan: note: left out under --goal {goal}: {'; '.join(unfit)}", file=sys.stderr)
+    return kept
 
 
 def _check_solvers(names: list[str], option: str) -> None:
