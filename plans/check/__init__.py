@@ -97,8 +97,8 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     replay = resolve(desc.checker) if own else _replay_with_model
     if not isinstance(plan, str):
         tokens = list(plan)
-    elif own and desc.tokens is not None and _reads_own_notation(desc, _COMMENT_LINE.sub("", plan)):
-        tokens = resolve(desc.tokens)(_COMMENT_LINE.sub("", plan))   # comment lines: notes here too
+    elif own and desc.tokens is not None and _reads_own_notation(desc, body := _COMMENT_LINE.sub("", plan)):
+        tokens = resolve(desc.tokens)(body)   # comment lines: notes here too
     elif is_fd_text(plan) and (own and desc.checker not in TASK_NAMED or _exported_names(model, plan)):
         tokens = _planner_plan(model, plan)
     elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
