@@ -269,9 +269,16 @@ def test_uncapped_dfs_through_the_api_stops_at_the_memory_limit() -> None:
     assert result.status is Status.LIMIT_REACHED and "memory" in result.message
 
 
-def test_explore_stops_at_the_memory_limit(capsys) -> None:
-    code, out, _ = run_cli(capsys, "explore", EXAMPLES / "tiles" / "words-3x4.yaml", "--memory-limit", "1")
+def test_explore_stops_at_the_memory_limit(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("PUZZLEPLAN_MEMORY_LIMIT", "1")   # the flag refuses a limit this process already passes
+    code, out, _ = run_cli(capsys, "explore", EXAMPLES / "tiles" / "words-3x4.yaml")
     assert code == 3 and "memory limit" in out
+
+
+def test_a_memory_limit_below_what_the_process_holds_is_refused(capsys) -> None:
+    code, out, err = run_cli(capsys, "solve", SMALL, "--memory-limit", "1")
+    assert code == 2 and out == ""
+    assert "--memory-limit: expected more than the" in err and "MiB this process already holds, got 1" in err
 
 
 def test_cold_kernels_are_announced(capsys, monkeypatch) -> None:

@@ -32,11 +32,15 @@ def whole(low: int, high: int | None = None) -> Any:
 
 def memory(text: str) -> int | None:
     """An argument type: MiB, a size such as 4G, or 'none'."""
-    from puzzleplan.plans.core.memory import parse_memory_limit
+    from puzzleplan.plans.core.memory import parse_memory_limit, resident_mb
     try:
-        return parse_memory_limit(text)
+        value = parse_memory_limit(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected MiB (e.g. 2048), a size such as 4G, or 'none', got {clip(text)!r}") from None
+    held = resident_mb()
+    if value is not None and value <= held:   # the limit is on this process's resident memory
+        raise argparse.ArgumentTypeError(f"expected more than the {held:.0f} MiB this process already holds, got {value}")
+    return value
 
 
 def seconds(text: str) -> float:
