@@ -29,6 +29,7 @@ from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.encoders import horizon as strategies
 from puzzleplan.encoders.base import (Answer, EncodingOptions, HorizonResult, counts_own_steps, encoding_class,
                                       encodings_for, family_encodings, is_generic, padded_parity, plan_steps)
+from puzzleplan.encoders.detours import without_detours
 from puzzleplan.encoders.horizon import Outcome
 from puzzleplan.encoders.phases import (CostAsk, cheapest, cost_proof, cost_results, drain, fewest_moves,
                                         plan_actions)
@@ -296,9 +297,15 @@ def _length_result(ctx: SearchContext, engine: str, model: Any, outcome: Outcome
     proved = outcome.no_plan_up_to
     size = outcome.steps
     if outcome.moves is not None and size is not None and (request.max_moves is None or size <= request.max_moves):
-        status = Status.OPTIMAL if outcome.optimal else Status.SOLVED
-        bound = size if outcome.optimal else (proved if proved is not None else lower - 1) + 1
-        return _decoded(ctx, engine, model, status, outcome.moves, bound, size)
+        if outcome.optimal:
+            return _decoded(ctx, engine, model, Status.OPTIMAL, outcome.moves, size, size)
+        bound = (proved if proved is not None else lower - 1) + 1
+        moves, note = outcome.moves, ""
+        if size == len(moves):   # a plan counted in moves (not sok-push's pushes) may be cut
+            moves = without_detours(model, moves)
+            if len(moves) < size:
+                note = f"cut from the solver's {metric_count(unit, size)}: its detours left out"
+        return _decoded(ctx, engine, model, Status.SOLVED, moves, bound, len(moves) if note else size, note)
     if proved is not None and proved >= cap:
         if request.max_moves is None:
             return finish(ctx, engine, model, Status.LIMIT_REACHED, lower_bound=proved + 1,

@@ -16,7 +16,8 @@ from puzzleplan.encoders.base import Answer, EncodingOptions, encoding_class, en
 from puzzleplan.encoders.certify import proof_options, solve_one
 from puzzleplan.models import load, loads
 from puzzleplan.models.tiles.model import TilesPuzzle
-from puzzleplan.plans.check import check_plan
+from puzzleplan.encoders.detours import without_detours
+from puzzleplan.plans.check import check_plan, states_by_move_names
 from puzzleplan.plans.solve import solve
 from puzzleplan.plans.core.types import Request, Status
 
@@ -92,6 +93,29 @@ def test_fixed_strategy_within_cap_and_proof_of_none(capsys) -> None:
     assert code == 1 and data["status"] == "no_plan_within_cap" and data["lower_bound"] == 11
     code, data = run_json(capsys, "solve", SMALL, "--engine", "cpsat", "--strategy", "binary", "--max-moves", "30")
     assert code == 0 and data["status"] == "optimal" and data["length"] == 11
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_a_fixed_horizon_plan_has_its_detours_cut(capsys, engine: str) -> None:
+    # exact-T pads the 11-move optimum to 29 moves; the plan returned visits no state twice
+    code, data = run_json(capsys, "solve", SMALL, "--engine", engine, "--strategy", "fixed", "--max-moves", "29",
+                          "--goal", "exact")
+    assert code == 0 and data["status"] == "solved" and data["length"] < 29
+    assert data["message"] == "cut from the solver's 29 moves: its detours left out"
+    model = load(SMALL)
+    states = states_by_move_names(model, data["plan"])
+    assert len(set(states)) == len(states) and check_plan(model, data["plan"]).valid
+    assert [model.is_goal(s) for s in states].index(True) == len(states) - 1
+
+
+def test_detours_are_cut_at_the_first_goal_and_around_each_loop() -> None:
+    model = load(SMALL)
+    plan = list(solve(model, "bfs", Request()).plan.moves)
+    inverse = {"L": "R", "R": "L", "U": "D", "D": "U"}
+    goal = states_by_move_names(model, plan)[-1]
+    after = model.plan_moves([next(iter(model.successors(goal)))[0]])[0]
+    padded = [plan[0], inverse[plan[0]]] + plan + [after, inverse[after]]
+    assert without_detours(model, padded) == plan
 
 
 def test_sat_time_limit_ends_cleanly(capsys) -> None:
