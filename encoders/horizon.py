@@ -57,6 +57,11 @@ def _aligned(t: int, mode: str, parity: int | None) -> int:
     return t
 
 
+def _raised(t: int, mode: str, parity: int | None) -> int:
+    """The smallest horizon >= t worth asking in this mode (right parity for exact-T modes)."""
+    return t + 1 if _aligned(t, mode, parity) != t else t
+
+
 def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap: int, mode: str,
         parity: int | None) -> Iterator[HorizonResult | Outcome]:
     """Yield every HorizonResult as it comes, then the final Outcome.
@@ -94,9 +99,7 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         return
 
     if strategy == "increasing":
-        t = lower
-        if mode != "by" and parity is not None and t % 2 != parity:
-            t += 1
+        t = _raised(lower, mode, parity)
         while t <= cap:
             result = ask(t)
             if result.answer is Answer.UNSAT:
@@ -114,18 +117,39 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
         yield out
         return
 
-    # binary search for the least horizon: needs UNSAT answers that are proofs
+    # binary search for the least horizon: needs UNSAT answers that are proofs. It gallops up
+    # from the lower bound (lower, +1, +2, +4, ... steps) before it bisects: a formula grows with
+    # its horizon, so asking the cap first (200 without one) would pay for the largest formula of
+    # the run when the optimum usually lies a few steps above an admissible bound.
     assert mode != "sweep", "binary search needs the 'by' or 'padded' semantics"
     lo, hi = lower - 1, _aligned(cap, mode, parity)   # no plan <= lo; is there one <= hi?
-    result = ask(hi)
-    if result.answer is Answer.UNSAT:
-        out.no_plan_up_to = cap
-    yield proved(result)
-    if result.answer is not Answer.SAT:
-        yield out
-        return
-    kept, kept_at = result, hi
-    hi = min(hi, plan_steps(kept))   # a plan of L moves is also one of L steps
+    kept: HorizonResult | None = None
+    kept_at = hi
+    t, jump = _raised(lower, mode, parity), step
+    while t < hi:
+        result = ask(t)
+        if result.answer is Answer.UNSAT:
+            lo = t + (1 if step == 2 else 0)
+            out.no_plan_up_to = lo
+        yield proved(result)
+        if result.answer is Answer.UNKNOWN:
+            yield out
+            return
+        if result.answer is Answer.SAT:
+            kept, kept_at = result, t
+            hi = min(t, plan_steps(result))
+            break
+        t, jump = t + jump, jump * 2
+    if kept is None:
+        result = ask(hi)
+        if result.answer is Answer.UNSAT:
+            out.no_plan_up_to = cap
+        yield proved(result)
+        if result.answer is not Answer.SAT:
+            yield out
+            return
+        kept, kept_at = result, hi
+        hi = min(hi, plan_steps(kept))   # a plan of L moves is also one of L steps
     while hi - lo > (step if mode != "by" else 1):
         mid = _aligned((lo + hi) // 2, mode, parity)
         if mid <= lo:

@@ -73,8 +73,8 @@ def test_any_plan_within_a_push_cap(name, engine, encoding):
 
 
 def test_time_limit_keeps_the_plan_sized_in_pushes(monkeypatch):
-    """The time limit strikes after the first SAT answer (binary search asks the cap first): the
-    plan seen is returned, SOLVED, its cost its pushes (it was its move count)."""
+    """The time limit strikes after the first SAT answer: the plan seen is returned, SOLVED, its
+    cost its pushes (it was its move count)."""
     def first_plan_then_deadline(fn, args, seconds, memory_mb=None):
         for item in fn(*args):      # the real solver calls, in this process
             yield item
