@@ -472,3 +472,12 @@ def test_compare_goal_exact_finds_plans_that_undo_a_move(capsys, tmp_path: Path)
                           "--encodings", "sas-seq", "sas-exists", "cp-sas", "--solvers", "cadical195")
     assert code == 0 and {row["result"] for row in rows} == {"sat"}
     assert all(row["length"] == 3 for row in rows)
+
+
+def test_compare_says_a_parallel_sat_below_the_optimum_is_no_plan_of_that_length(capsys) -> None:
+    code, out, _ = run_cli(capsys, "compare", EXAMPLES / "rush-hour" / "walls.yaml", "--horizon", "6", "--goal", "by",
+                           "--encodings", "sas-exists", "sas-seq", "--solvers", "cadical195")
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("sas-")}
+    assert code == 0 and " sat " in rows["sas-exists"] and " unsat" in rows["sas-seq"]
+    assert "parallel steps: sat says nothing of plans of 6 moves)" in rows["sas-exists"]
+    assert "parallel" not in rows["sas-seq"]

@@ -164,6 +164,12 @@ def _row(t: Trial) -> dict[str, Any]:
     return row
 
 
+def _parallel(encoding: str) -> bool:
+    """An ∃-step encoding (sas-exists): one step may hold several moves."""
+    from puzzleplan.encoders.base import encoding_class
+    return bool(getattr(encoding_class(encoding), "parallel", False))
+
+
 def _table_line(t: Trial, with_cost: bool) -> str:
     """A compare row in the text table; what the solver never reported shows as '-' (see `_row`)."""
     row = _row(t)
@@ -174,6 +180,8 @@ def _table_line(t: Trial, with_cost: bool) -> str:
     cost = f" {t.extra.get('cost', ''):>5}" if with_cost else ""
     bound = str(t.extra.get("bound", ""))
     note = f"  (bound: {bound})" if bound.startswith("none") else ""   # the encoding ran without its bound
+    if t.result == "sat" and t.length is not None and t.length > t.horizon and _parallel(t.encoding):
+        note += f"  ({t.length} moves in {t.horizon} parallel steps: sat says nothing of plans of {t.horizon} moves)"
     return (f"{t.encoding:16} {t.solver:14} {t.horizon:>4} {shown('variables'):>8} {shown('constraints'):>9} "
             f"{shown('build_seconds', '.3f'):>8} {shown('solve_seconds', '.3f'):>8} {t.result:>7} {length:>6}{cost}{note}")
 
