@@ -189,6 +189,31 @@ def native_optimum(model: Model, limits: Limits | None = None, progress: Progres
     return solve(model, getattr(model, "default_engine", "bfs"), Request(limits=limits), ctx)
 
 
+@dataclass(frozen=True)
+class CompareHorizon:
+    """The horizon `compare` asks of every encoding, in the encoding's own unit."""
+
+    moves: int          # of the encodings counting moves
+    own_steps: int      # of those counting their own steps (sok-push: pushes)
+
+    def of(self, encoding: str) -> int:
+        from puzzleplan.encoders.certify import counts_steps
+        return self.own_steps if counts_steps(encoding) else self.moves
+
+
+def compare_horizon(model: Model, horizon: int | None, limits: Limits, since: float | None = None,
+                    progress: Progress | None = None) -> CompareHorizon | Result:
+    """A given horizon (asked of every encoding in its own unit), else the native optimum: its
+    moves, and its cost for the encodings counting their own steps. The native Result when it
+    has no plan (a limit, or no plan at all)."""
+    if horizon is not None:
+        return CompareHorizon(horizon, horizon)
+    native = native_optimum(model, limits, progress=progress, since=since)
+    if native.plan is None or not native.status.has_plan:
+        return native
+    return CompareHorizon(native.plan.length, native.plan.cost)
+
+
 def verify(model: Model, claim: int | None = None, encodings: list[str] | None = None,
            solver: str = DEFAULT_SOLVER, workers: int | None = None, limits: Limits | None = None,
            progress: Progress | None = None, fresh_bound: bool = False, since: float | None = None) -> Verification:

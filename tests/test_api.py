@@ -273,6 +273,16 @@ def test_write_plan_takes_a_plan_or_a_result_as_check_and_render_do() -> None:
         puzzleplan.write_plan(unsolvable, puzzleplan.solve(unsolvable))
 
 
+def test_compare_asks_the_push_encoding_its_pushes_as_the_command_line_does(capsys) -> None:
+    model = puzzleplan.load(EXAMPLES / "sokoban" / "pocket.yaml", {"metric": "pushes"})
+    rows = puzzleplan.compare(model, encodings=["sok-push", "sas-seq"], solvers=["cadical195"])
+    assert [(t.encoding, t.horizon, t.result) for t in rows] == [("sok-push", 8, "sat"), ("sas-seq", 28, "sat")]
+    code, out, _ = run_cli(capsys, "compare", EXAMPLES / "sokoban" / "pocket.yaml", "--metric", "pushes",
+                           "--encodings", "sok-push", "sas-seq", "--solvers", "cadical195", "--json")
+    assert code == 0 and [(r["encoding"], r["horizon"]) for r in __import__("json").loads(out)] == [
+        ("sok-push", 8), ("sas-seq", 28)]
+
+
 def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) -> None:
     model = puzzleplan.load(EXAMPLES / "tiles" / "small-2x3.yaml")
     rows = puzzleplan.compare(model, encodings=["tiles-moves", "cp-tiles-table"], solvers=["cadical195", "glucose4"])

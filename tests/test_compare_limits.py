@@ -113,7 +113,7 @@ def test_an_unwritable_csv_is_refused_before_any_row(capsys, monkeypatch, tmp_pa
     def never(*args, **kwargs):
         raise AssertionError("a row ran before --csv was checked")
     monkeypatch.setattr(certify, "solve_one", never)
-    monkeypatch.setattr(commands, "native_optimum", never)
+    monkeypatch.setattr(commands, "compare_horizon", never)
     path = tmp_path / where
     code, out, err = run_cli(capsys, "compare", SMALL, "--encodings", "tiles-moves", "--csv", path)
     assert code == 2 and out == ""

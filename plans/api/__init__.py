@@ -256,7 +256,8 @@ def compare(model: Any, horizon: int | None = None, encodings: list[str] | None 
     import time
     from puzzleplan.encoders.certify import compare as rows, proof_options, with_goal
     from puzzleplan.plans.core.context import SearchContext
-    from puzzleplan.plans.verify import check_solver, choose_encodings, native_optimum
+    from puzzleplan.plans.core.types import Result
+    from puzzleplan.plans.verify import check_solver, choose_encodings, compare_horizon
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"compare() got an unexpected keyword {sorted(keywords)[0]!r}")
@@ -269,14 +270,13 @@ def compare(model: Any, horizon: int | None = None, encodings: list[str] | None 
     solvers = COMPARE_SOLVERS if solvers is None else solvers
     for solver in solvers:
         check_solver(solver)
-    if horizon is None:
-        native = native_optimum(model, limits, since=started)
-        if native.plan is None:
-            raise ValueError(f"no proved optimum to use as the horizon ({native.status.value}); give horizon=")
-        horizon = native.plan.length
+    asked = compare_horizon(model, horizon, limits, since=started)
+    if isinstance(asked, Result):
+        raise ValueError(f"no proved optimum to use as the horizon ({asked.status.value}"
+                         f"{': ' + asked.message if asked.message else ''}); give horizon=")
     remaining = SearchContext(limits, since=started).remaining
     options = with_goal(proof_options(model)[0], goal)
-    return [t for name in chosen for t in rows(model, horizon, [name], list(solvers), repeat, options, workers,
+    return [t for name in chosen for t in rows(model, asked.of(name), [name], list(solvers), repeat, options, workers,
                                                 remaining=remaining, memory_mb=limits.memory_mb)]
 
 

@@ -14,11 +14,11 @@ from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, Inp
 from puzzleplan.plans.cli.output import print_json, print_verification
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.progress import Progress
-from puzzleplan.plans.core.types import Status
+from puzzleplan.plans.core.types import Result, Status
 from puzzleplan.plans.core.words import clip, clip_path, count
 from puzzleplan.plans.solve import EngineBug
 from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
-                                     native_optimum, verify)
+                                     compare_horizon, verify)
 
 if TYPE_CHECKING:
     from puzzleplan.encoders.certify import Trial
@@ -102,14 +102,12 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
     limits = limits_of(args)   # counted from the command's start: loading and the checks count too
     remaining = SearchContext(limits, since=command_started()).remaining   # the seconds left of the whole command
 
-    horizon = own_steps = args.horizon   # own_steps: for encodings counting their own steps (sok-push: pushes)
-    if horizon is None:
-        native = native_optimum(model, limits, progress=progress, since=command_started())
-        if native.status is Status.LIMIT_REACHED:
-            return _no_horizon(args, native.message)
-        if not native.status.has_plan:
-            raise InputError(f"no proved optimum to use as the horizon ({native.status.value}); give --horizon")
-        horizon, own_steps = native.plan.length, native.plan.cost
+    asked = compare_horizon(model, args.horizon, limits, command_started(), progress)
+    if isinstance(asked, Result):   # the native search found no optimum to use
+        if asked.status is Status.LIMIT_REACHED:
+            return _no_horizon(args, asked.message)
+        raise InputError(f"no proved optimum to use as the horizon ({asked.status.value}); give --horizon")
+    horizon, own_steps = asked.moves, asked.own_steps
     options = with_goal(proof_options(model)[0], args.goal)
     trials: list[Trial] = []
     with_cost = costed(model)
@@ -122,10 +120,7 @@ def _compare(args: argparse.Namespace, model: Any, progress: Progress) -> int:
         print(header)
     runs = sum(len(args.solvers) if encoding_class(name).backend == "sat" else 1 for name in encodings) * args.repeat
     rows_bar = progress.counted(f"compare at horizon {horizon}", runs)
-    def horizon_of(name: str) -> int:
-        return own_steps if counts_steps(name) else horizon
-
-    trials_of = (compare(model, horizon_of(name), [name], args.solvers, args.repeat, options, args.workers,
+    trials_of = (compare(model, asked.of(name), [name], args.solvers, args.repeat, options, args.workers,
                          remaining=remaining, memory_mb=limits.memory_mb) for name in encodings)
     interrupted = ""
     try:
