@@ -95,7 +95,8 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
         return "".join(str(DIRECTIONS.index(m)) for m in moves) + "\n"
     if fmt in RUSH_HOUR_FORMATS:
         return _seed_rush_hour(model, moves, fmt)
-    if all(len(m) == 1 for m in moves):
+    from puzzleplan.plans.check import reads_runs
+    if reads_runs(model) and all(len(m) == 1 for m in moves):
         return "".join(moves) + "\n"
     return " ".join(moves) + "\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from puzzleplan.models.task.checkpoints import checkpoints
-from puzzleplan.plans.check import CheckReport, check_plan
+from puzzleplan.plans.check import CheckReport, check_plan, reads_runs
 from puzzleplan.plans.core import engine_rules, engines
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Model
@@ -88,6 +88,8 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
         report = verify_plan(model, result)
         if not report.valid:
             raise EngineBug(f"engine {name} returned a plan the checker rejects: {report.error}")
+        if not reads_runs(model):   # its text must read back as these moves
+            result = replace(result, plan=replace(result.plan, spaced=True))
     return replace(result, model=model)   # for pictures in a notebook (Result._repr_html_)
 
 

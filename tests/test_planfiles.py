@@ -266,3 +266,37 @@ def test_lurd_round_trips_random_walks(data, level: str, width: int) -> None:
 def test_formats_are_the_ones_the_cli_offers(capsys) -> None:
     code, _, err = run_cli(capsys, "solve", SOKOBAN / "turn.yaml", "--plan-file", "x", "--plan-format", "sas")
     assert code == 2 and all(f in err for f in FORMATS)
+
+
+SWITCHES = """\
+puzzle: rules
+name: twelve switches
+sets:
+  k: 1..12
+variables:
+  x[k]: 0..1
+init:
+  x[*]: 0
+goal:
+  x[1]: 1
+  x[2]: 1
+actions:
+  flip:
+    params: {i: k}
+    effects:
+      x[i]: 1 - x[i]
+    name: "{i}"
+"""
+
+
+def test_one_character_moves_of_a_rules_file_are_spaced_so_they_read_back(capsys, tmp_path: Path) -> None:
+    """Moves 1 and 2 run together would read as the move 12."""
+    (tmp_path / "switches.yaml").write_text(SWITCHES)
+    model = load(tmp_path / "switches.yaml")
+    result = solve(model)
+    assert result.plan.moves == ("1", "2") and result.plan.text() == "1 2"
+    assert write_plan(model, result, "puzzleplan") == "1 2\n" and check_plan(model, result.plan.text()).valid
+    code, out, _ = run_cli(capsys, "solve", tmp_path / "switches.yaml", "--plan-file", tmp_path / "s.plan")
+    assert code == 0 and "plan:    1 2\n" in out and (tmp_path / "s.plan").read_text() == "1 2\n"
+    tiles = load(EXAMPLES / "tiles" / "small-2x3.yaml")
+    assert " " not in solve(tiles).plan.text()   # a family with a reader of its own keeps its runs

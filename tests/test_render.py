@@ -337,3 +337,24 @@ def test_a_bad_render_option_is_named_not_blamed_on_the_puzzle(capsys, tmp_path:
     code, out, err = run_cli(capsys, "render", file, "--plan", "urRlDldRR", option, value, "-o", tmp_path / "x.gif")
     assert code == 2 and err.startswith(f"puzzleplan: error: {option}:"), err
     assert not (tmp_path / "x.gif").exists()
+
+
+# -- plans read as check reads them --------------------------------------------------------------
+@pytest.mark.parametrize("path, fmt", [("sokoban/seed-004.yaml", "fd"), ("sokoban/seed-004.yaml", "lurd"),
+                                       ("rules/hanoi.yaml", "fd"), ("tiles/small-2x3.yaml", "fd"),
+                                       ("rush-hour/walls.yaml", "seed-003"), ("rush-hour/walls.yaml", "cells"),
+                                       ("rush-hour/walls.yaml", "fd")])
+def test_a_plan_file_check_reads_is_drawn_move_for_move(path: str, fmt: str) -> None:
+    from puzzleplan.plans.render.frames import replay
+    model, moves = solved(path)
+    text = "; a note of the plan's author\n" + puzzleplan.write_plan(model, list(moves), fmt)
+    assert puzzleplan.check(model, text).valid
+    drawn = replay(model, text)
+    assert [model.render(s) for s in drawn.states] == replayed(model, moves)
+
+
+def test_a_sokoban_plan_with_a_label_and_commas_is_drawn_move_for_move() -> None:
+    from puzzleplan.plans.render.frames import replay
+    model, moves = solved("sokoban/seed-004.yaml")
+    for text in (f"Solution: {''.join(moves)}", ",".join(moves)):
+        assert [model.render(s) for s in replay(model, text).states] == replayed(model, moves)

@@ -21,8 +21,8 @@ from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
 from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
-__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "read_plan_argument", "split_plan",
-           "states_by_move_names"]
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "plan_tokens", "read_plan_argument", "reads_runs",
+           "split_plan", "states_by_move_names"]
 
 @dataclass(frozen=True)
 class CheckReport:
@@ -83,6 +83,38 @@ def read_plan_argument(arg: str) -> str:
     return arg
 
 
+def reads_runs(model: Any) -> bool:
+    """Whether plan text of single-character moves run together reads back as those moves: so
+    for a family with a reader of its own (tiles, Sokoban); the longest-name reading of rules,
+    PDDL and user classes would take moves `1`, `2` run together for a move `12`."""
+    desc = family_of(model)
+    return desc is not None and desc.checker is not None and desc.tokens is not None
+
+
+def plan_tokens(model: Any, plan: str | Sequence[str]) -> list[str]:
+    """`plan` as the moves `check_plan` replays: text read by the family's own reader (its
+    notations, LURD with counts, an outside planner's plan of the PDDL export), comment lines
+    left out; a sequence of move strings as it is. PlanNotationError when it cannot be read."""
+    from puzzleplan.plans.planfile import is_fd_text, read_lurd, writes_lurd   # it imports this package
+    if not isinstance(plan, str):
+        return list(plan)
+    desc = family_of(model)
+    own = desc is not None and desc.checker is not None
+    if own and desc.tokens is not None and _reads_own_notation(desc, body := _COMMENT_LINE.sub("", plan)):
+        return resolve(desc.tokens)(body)   # comment lines: notes here too
+    if is_fd_text(plan) and (own and desc.checker not in TASK_NAMED or _exported_names(model, plan)):
+        return _planner_plan(model, plan)
+    if writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
+        return read_lurd(plan)
+    if _COMMENT_LINE.search(plan):   # a plan file's own notes, as LURD and FD files carry
+        return plan_tokens(model, _COMMENT_LINE.sub("", plan))
+    if own and desc.tokens is not None:
+        return resolve(desc.tokens)(plan)
+    if (not own or desc.checker in TASK_NAMED) and not has_separators(plan) and plan.strip():
+        return _tokens_by_legal_names(model, plan.strip())
+    return split_plan(plan)
+
+
 def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = None) -> CheckReport:
     """Replay `plan` on `model` and report whether it is legal and reaches the goal within the cap.
 
@@ -91,26 +123,10 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
     PlanNotationError when text cannot be read unambiguously.
     """
-    from puzzleplan.plans.planfile import is_fd_text, read_lurd, writes_lurd   # it imports this package
     desc = family_of(model)
     own = desc is not None and desc.checker is not None
     replay = resolve(desc.checker) if own else _replay_with_model
-    if not isinstance(plan, str):
-        tokens = list(plan)
-    elif own and desc.tokens is not None and _reads_own_notation(desc, body := _COMMENT_LINE.sub("", plan)):
-        tokens = resolve(desc.tokens)(body)   # comment lines: notes here too
-    elif is_fd_text(plan) and (own and desc.checker not in TASK_NAMED or _exported_names(model, plan)):
-        tokens = _planner_plan(model, plan)
-    elif writes_lurd(model):   # run-length counts, wrapped lines; a bad character is named by line
-        tokens = read_lurd(plan)
-    elif _COMMENT_LINE.search(plan):   # a plan file's own notes, as LURD and FD files carry
-        return check_plan(model, _COMMENT_LINE.sub("", plan), notation)
-    elif own and desc.tokens is not None:
-        tokens = resolve(desc.tokens)(plan)
-    elif (not own or desc.checker in TASK_NAMED) and not has_separators(plan) and plan.strip():
-        tokens = _tokens_by_legal_names(model, plan.strip())
-    else:
-        tokens = split_plan(plan)
+    tokens = plan_tokens(model, plan)
     try:
         reached, cost = replay(model, tokens, notation)
     except IllegalMove as exc:

@@ -62,6 +62,17 @@ def _seed_pattern(text: str) -> re.Pattern[str] | None:
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
+    return _play(model, tokens)[0], len(tokens)
+
+
+def printed(model: Any, tokens: list[str]) -> list[str]:
+    """The moves as the engines print them (`NAME+D`), from any notation `tokens` reads (for
+    pictures of a plan written in a seed's notation); IllegalMove as the replay raises it."""
+    return [f"{name}{sign}{dist}" for name, sign, dist in _play(model, tokens)[1]]
+
+
+def _play(model: Any, tokens: list[str]) -> tuple[bool, list[tuple[str, str, int]]]:
+    """Whether the moves reach the goal, and each as (vehicle, sign, distance)."""
     rows, cols = model.rows, model.cols
     grid = [[None] * cols for _ in range(rows)]
     for r, c in model.walls:
@@ -76,8 +87,10 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
         where[v.name] = cells
         horizontal[v.name] = v.horizontal
     names = bird_order(model)
+    played: list[tuple[str, str, int]] = []
     for i, token in enumerate(tokens, 1):
         name, sign, dist = _parsed(i, token, names, where, horizontal, cols)
+        played.append((name, sign, dist))
         if name not in where:
             raise IllegalMove(i, token, f"there is no vehicle {clip(name)!r}")
         if dist == 0:
@@ -104,7 +117,7 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     first, last = where[primary][0], where[primary][-1]
     reached = {"right": last[1] == cols - 1, "left": first[1] == 0,
                "down": last[0] == rows - 1, "up": first[0] == 0}[model.exit]
-    return reached, len(tokens)
+    return reached, played
 
 
 def bird_order(model: Any) -> list[str]:

@@ -53,6 +53,8 @@ class Plan:
 
     moves: tuple[str, ...]
     cost: int
+    spaced: bool = field(default=False, compare=False)   # always space-separated: the model's plan
+                                                         # reader cannot split runs (see check.reads_runs)
 
     @classmethod
     def of(cls, moves: list[str] | tuple[str, ...], cost: int | None = None) -> "Plan":
@@ -64,8 +66,9 @@ class Plan:
         return len(self.moves)
 
     def text(self) -> str:
-        """Compact text: single-character moves run together, longer ones space-separated."""
-        if all(len(m) == 1 for m in self.moves):
+        """Compact text: single-character moves run together (unless `spaced`), longer ones
+        space-separated."""
+        if not self.spaced and all(len(m) == 1 for m in self.moves):
             return "".join(self.moves)
         return " ".join(self.moves)
 
