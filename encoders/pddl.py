@@ -142,14 +142,15 @@ _GROUP = re.compile(r"\(([^()]*)\)")
 
 def moves_from_planner_plan(model: Any, text: str) -> list[str]:
     """The move names of an outside planner's plan for `task_pddl(model)`'s PDDL: one `(action)`
-    per group in Fast Downward's format, `;` comments ignored, names matched case-insensitively.
+    per group in Fast Downward's format (VAL's time stamps and durations dropped), `;` comments ignored, names matched case-insensitively.
     ModelError naming the line of an action the export does not have."""
+    from puzzleplan.models.pddl.plan import unstamped
     from puzzleplan.models.task.compile import compiled
     task = compiled(model).task
     index = {name: i for i, name in enumerate(action_names(task))}
     moves = []
     for number, line in enumerate(text.splitlines(), 1):
-        body = line.split(";", 1)[0]
+        body = unstamped(line.split(";", 1)[0])
         rest = _GROUP.sub(" ", body).strip()
         if rest:
             raise ModelError(f"plan line {number}: expected (action) groups, got {quote(rest)}")

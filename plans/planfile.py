@@ -173,13 +173,14 @@ def strip_comments(text: str) -> str:
 
 
 def is_fd_text(text: str) -> bool:
-    """Whether plan text is in Fast Downward's format: its first line that is neither blank nor a
-    `;` comment starts with `(`; or it holds only comments, one of them `; cost = ...` (a plan of
+    """Whether plan text is in Fast Downward's (or VAL's) format: its first line that is neither
+    blank nor a `;` comment starts with `(` (after VAL's time stamp); or it holds only comments, one of them `; cost = ...` (a plan of
     no moves)."""
+    from puzzleplan.models.pddl.plan import unstamped
     lines = [line for line in text.splitlines() if line.strip()]
     content = [line for line in lines if not line.lstrip().startswith(";")]
     if content:
-        return content[0].lstrip().startswith("(")
+        return unstamped(content[0]).lstrip().startswith("(")   # VAL's `0.000: (a b) [1]` too
     return any(_COST_LINE.match(line) for line in lines)
 
 

@@ -300,3 +300,16 @@ def test_one_character_moves_of_a_rules_file_are_spaced_so_they_read_back(capsys
     assert code == 0 and "plan:    1 2\n" in out and (tmp_path / "s.plan").read_text() == "1 2\n"
     tiles = load(EXAMPLES / "tiles" / "small-2x3.yaml")
     assert " " not in solve(tiles).plan.text()   # a family with a reader of its own keeps its runs
+
+
+@pytest.mark.parametrize("path", ["tiles/small-2x3.yaml", "rules/hanoi.yaml", "sokoban/seed-004.yaml",
+                                  "rush-hour/walls.yaml"])
+def test_val_time_stamped_plans_of_the_export_read_as_fast_downwards(path: str) -> None:
+    """`0.000: (action) [1]`, as VAL and temporal planners print a plan."""
+    model = load(EXAMPLES / path)
+    moves = list(solve(model).plan.moves)
+    lines = [line for line in write_plan(model, moves, "fd").splitlines() if line.startswith("(")]
+    stamped = "".join(f"{i}.000: {line} [1]\n" for i, line in enumerate(lines))
+    assert is_fd_text(stamped)
+    report = check_plan(model, stamped)
+    assert report.valid and report.length == len(moves), report.error

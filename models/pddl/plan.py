@@ -16,11 +16,16 @@ _STAMP = re.compile(r"^\s*[0-9]+(?:\.[0-9]*)?\s*:")        # VAL: `0.000:` befor
 _DURATION = re.compile(r"\[\s*[0-9]+(?:\.[0-9]*)?\s*\]")    # VAL: `[1]` after it
 
 
+def unstamped(line: str) -> str:
+    """A plan line without VAL's time stamp and duration (`0.000: (a b) [1]` -> ` (a b) `)."""
+    return _DURATION.sub(" ", _STAMP.sub(" ", line))
+
+
 def tokens(text: str) -> list[str]:
     """The moves of plan text: each parenthesised group (inner space made single), in order."""
     out = []
     for number, line in enumerate(text.splitlines(), 1):
-        body = _DURATION.sub(" ", _STAMP.sub(" ", line.split(";", 1)[0]))
+        body = unstamped(line.split(";", 1)[0])
         for part in _PART.findall(body):
             if part in "()":
                 what = "a '(' left open" if part == "(" else "a ')' that closes nothing"

@@ -175,8 +175,9 @@ def _exported_names(model: Any, text: str) -> bool:
     """Whether a plan of a task-checked family (rules, PDDL, user classes) names the actions of
     its PDDL export (`(up_0)`) rather than its own moves: its first move is no move name of the task."""
     from puzzleplan.plans.check.task import normal_name, task_of
+    from puzzleplan.models.pddl.plan import unstamped
     from puzzleplan.plans.planfile import strip_comments
-    body = strip_comments(text)
+    body = unstamped(strip_comments(text).lstrip())
     first = _EXPORTED.match(body.lstrip())
     if first is None:
         return not body.strip()   # comments alone: Fast Downward's plan of no moves
