@@ -69,17 +69,24 @@ def supports(model: Any, fmt: str) -> str | None:
 
 
 def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
-    """The text of a plan file holding `moves` (move names as the engines print them, a Plan, or
-    a Result holding one) in `fmt`. PlanFormatError when the format does not fit the model or
-    the moves."""
+    """The text of a plan file holding `moves` (move names as the engines print them, plan text
+    as `check` reads it, a Plan, or a Result holding one) in `fmt`. PlanFormatError when the
+    format does not fit the model, or a move is not legal where the plan makes it."""
     reason = supports(model, fmt)
     if reason is not None:
         raise PlanFormatError(reason)
+    from puzzleplan.plans.check import IllegalMove, check_plan, printed_moves
     from puzzleplan.plans.core.types import plan_moves
     try:
-        moves = [str(m) for m in plan_moves(moves)]
-    except ValueError as exc:   # a Result without a plan
+        given = plan_moves(moves)
+        moves = printed_moves(model, given if isinstance(given, str) else [str(m) for m in given])
+        report = check_plan(model, moves, "printed")
+    except IllegalMove as exc:
+        raise PlanFormatError(f"move {exc.args[0]} ({exc.args[1]!r}) is no legal move: {exc.args[2]}") from None
+    except ValueError as exc:   # a Result without a plan; text that cannot be read
         raise PlanFormatError(str(exc)) from None
+    if report.index is not None:
+        raise PlanFormatError(f"the plan is not one of this puzzle: {report.error}")
     if fmt == "fd":
         return _fd_text(model, moves)
     if fmt == "lurd":

@@ -313,3 +313,14 @@ def test_val_time_stamped_plans_of_the_export_read_as_fast_downwards(path: str) 
     assert is_fd_text(stamped)
     report = check_plan(model, stamped)
     assert report.valid and report.length == len(moves), report.error
+
+
+def test_write_plan_reads_plan_text_as_check_does_and_refuses_illegal_moves() -> None:
+    walls = load(EXAMPLES / "rush-hour" / "walls.yaml")
+    result = solve(walls)
+    by_moves = write_plan(walls, result, "seed-003")
+    assert write_plan(walls, result.plan.text(), "seed-003") == by_moves
+    assert write_plan(walls, by_moves, "fd") == write_plan(walls, result, "fd")   # seed notation read back
+    tiles = solve(load(EXAMPLES / "tiles" / "small-2x3.yaml"))
+    with pytest.raises(PlanFormatError, match=r"^the plan is not one of this puzzle: move 1 of 13 \('L'\)"):
+        write_plan(load(SOKOBAN / "seed-004.yaml"), tiles, "lurd")

@@ -21,7 +21,7 @@ from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
 from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
-__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "plan_tokens", "read_plan_argument", "reads_runs",
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "plan_tokens", "printed_moves", "read_plan_argument", "reads_runs",
            "split_plan", "states_by_move_names"]
 
 @dataclass(frozen=True)
@@ -81,6 +81,18 @@ def read_plan_argument(arg: str) -> str:
             raise ValueError(f"{clip_path(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
         return data.decode("utf-8-sig")   # a leading byte-order mark dropped; UnicodeDecodeError is a ValueError
     return arg
+
+
+def printed_moves(model: Any, plan: str | Sequence[str]) -> list[str]:
+    """`plan` (text, or move strings) as the moves the engines print: read as `check_plan`
+    reads it, then translated where the family's checker module offers `printed` (Rush Hour's
+    seed notations). IllegalMove where that translation meets an illegal move."""
+    tokens = plan_tokens(model, plan)
+    desc = family_of(model)
+    if not isinstance(plan, str) or desc is None or desc.checker is None:
+        return tokens
+    printed = getattr(importlib.import_module(desc.checker.partition(":")[0]), "printed", None)
+    return tokens if printed is None else printed(model, tokens)
 
 
 def reads_runs(model: Any) -> bool:

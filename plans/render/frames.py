@@ -72,31 +72,18 @@ def replay(model: Any, plan: Any) -> Replay:
     """Check `plan` (see `moves_of`) and replay it: its moves and every state along it. Every
     move must be legal; a plan that stops short of the goal (or runs over the cap) is drawn as
     far as it goes, so a position in mid-game can be pictured (`--frame`)."""
-    from puzzleplan.plans.check import check_plan, plan_tokens
+    from puzzleplan.plans.check import IllegalMove, check_plan, printed_moves
     given = moves_of(plan)
     report = check_plan(model, given, None if isinstance(given, str) else "printed")
     if report.index is not None or (report.error and report.error.startswith("move ")):
         raise RenderError(f"the plan is invalid: {report.error}")
-    tokens = _printed(model, plan_tokens(model, given)) if isinstance(given, str) else list(given)
+    try:
+        tokens = printed_moves(model, given)
+    except IllegalMove as exc:   # the checker passed them: a disagreement, said, never drawn
+        raise RenderError(f"the plan is invalid: move {exc.args[0]}: {exc.args[2]}") from None
     if hasattr(model, "states_along"):
         return Replay(tuple(tokens), tuple(model.states_along(tokens)))
     return _by_names(model, tokens, report.goal_reached)
-
-
-def _printed(model: Any, tokens: list[str]) -> list[str]:
-    """Tokens as the checker read them, in the names the engines print where the family's
-    checker translates its other notations (`printed`: Rush Hour's seed notations)."""
-    import importlib
-    from puzzleplan.models.family import family_of
-    from puzzleplan.plans.check import IllegalMove
-    desc = family_of(model)
-    if desc is None or desc.checker is None:
-        return tokens
-    printed = getattr(importlib.import_module(desc.checker.partition(":")[0]), "printed", None)
-    try:
-        return tokens if printed is None else printed(model, tokens)
-    except IllegalMove as exc:   # the checker passed them: a disagreement, said, never drawn
-        raise RenderError(f"the plan is invalid: move {exc.args[0]}: {exc.args[2]}") from None
 
 
 def _by_names(model: Any, tokens: Sequence[str], reached: bool = True) -> Replay:
