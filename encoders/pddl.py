@@ -117,12 +117,15 @@ def task_pddl(model: Any) -> tuple[str, str]:
                        f"    :precondition (and {' '.join(fact(v, x) for v, x in action.pre)})\n"
                        f"    :effect (and {' '.join(eff)}))")
     value_constants = sorted(set(c for row in values for c in row))
+    typed = [f"{' '.join(names)} - {kind}" for names, kind in ((variables, "variable"), (value_constants, "value"))
+             if names]   # a typed list needs a name before its `- type` (a task may have no variables)
+    constants = "  (:constants" + "".join("\n    " + t for t in typed) + ")\n" if typed else ""
     domain = (f"; {_comment(task.name)}: {len(task.variables)} variables, {len(task.actions)} actions; "
               "(is V X): variable V has value X; action <move>_<index>, its move name in the comment above it\n"
               f"(define (domain {domain_name})\n"
               f"  (:requirements :strips :typing{' :action-costs' if costs else ''})\n"
               "  (:types variable value)\n"
-              f"  (:constants\n    {' '.join(variables)} - variable\n    {' '.join(value_constants)} - value)\n"
+              + constants +
               "  (:predicates (is ?v - variable ?x - value))\n"
               + ("  (:functions (total-cost) - number)\n" if costs else "")
               + "\n".join(actions) + ")\n")

@@ -572,3 +572,16 @@ def test_a_reading_the_limit_stopped_leaves_the_next_one_sound(monkeypatch) -> N
 def test_convert_says_it_has_no_notation_for_pddl_and_what_writes_the_task(capsys) -> None:
     code, out, err = run_cli(capsys, "convert", EXAMPLES / "pddl" / "ferry.yaml", "--to", "yaml")
     assert code == 2 and out == "" and "convert has no notation for pddl puzzles" in err and "export" in err
+
+
+def test_a_task_without_variables_exports_valid_pddl(capsys, tmp_path: Path) -> None:
+    """Every fact of the input is static, so the task has no variables: no empty typed list."""
+    from unified_planning.io import PDDLReader
+    (tmp_path / "d.pddl").write_text("(define (domain d) (:requirements :strips) (:predicates (p) (q))\n"
+                                     " (:action a :parameters () :precondition (and (p)) :effect (and (q))))\n")
+    (tmp_path / "p.pddl").write_text("(define (problem x) (:domain d) (:init (p) (q)) (:goal (and (q))))\n")
+    (tmp_path / "t.yaml").write_text("puzzle: pddl\ndomain: d.pddl\nproblem: p.pddl\n")
+    code, _, err = run_cli(capsys, "export", tmp_path / "t.yaml", "--to", "pddl", "-o", tmp_path / "out")
+    assert code == 0, err
+    assert "(:constants" not in (tmp_path / "out" / "domain.pddl").read_text()
+    PDDLReader().parse_problem(str(tmp_path / "out" / "domain.pddl"), str(tmp_path / "out" / "problem.pddl"))
