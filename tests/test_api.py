@@ -253,6 +253,8 @@ def test_engine_options_are_checked_against_their_type_and_engine() -> None:
         puzzleplan.solve(model, "pbfs", workers="x")
     with pytest.raises(ValueError, match="strategy: goes with engine sat or cpsat, not bfs"):
         puzzleplan.solve(model, "bfs", strategy="binary")
+    with pytest.raises(ValueError, match="workers: goes with engine cpsat or pbfs or push, not astar"):
+        puzzleplan.solve(model, "astar", workers=2)
     with pytest.raises(ValueError, match="strategy: expected one of"):
         puzzleplan.solve(model, "sat", strategy="sideways")
     with pytest.raises(ValueError, match="heuristic: engine bfs takes none"):

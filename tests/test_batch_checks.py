@@ -68,13 +68,13 @@ def test_typed_options_keep_their_type(tmp_path: Path) -> None:
     spec = load_spec(spec_file(tmp_path, f"""
         instances: [{TILES}]
         engines:
-          - engine: sat
-            options: {{workers: 2, max_horizon: 40, goal: exact, card: ladder, no_reversal: false}}
+          - engine: cpsat
+            options: {{workers: 2, max_horizon: 40, goal: exact, no_reversal: false}}
           - engine: pbfs
             options: {{workers: 2}}
     """))
     sat, pbfs = spec.runs
-    assert sat.options == {"workers": 2, "max_horizon": 40, "goal": "exact", "card": "ladder", "no_reversal": False}
+    assert sat.options == {"workers": 2, "max_horizon": 40, "goal": "exact", "no_reversal": False}
     assert pbfs.options == {"workers": 2}
     with pytest.raises(ModelError, match="options.workers"):   # as `solve --workers 65` is refused
         load_spec(spec_file(tmp_path, f"instances: [{TILES}]\nengines: [pbfs]\noptions: {{workers: 65}}\n"))

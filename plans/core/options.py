@@ -24,6 +24,7 @@ READERS: dict[str, tuple[str, ...]] = {   # option -> the only engines that read
     "idle_at_end": _SAT_CPSAT, "distance_cuts": _SAT_CPSAT, "parity": _SAT_CPSAT, "max_horizon": _SAT_CPSAT,
     "solver": ("sat",), "card": ("sat",), "params": ("cpsat",), "hint": ("cpsat",),
     "partition": ("idastar", "dfs"),   # the compiled tiles searcher's pattern databases
+    "workers": ("cpsat", "pbfs", "push"),   # CP-SAT's threads, pbfs's processes, Sokoban's expanding threads
 }
 WHOLE = ("workers", "max_horizon")   # whole numbers within `bounds`
 FLAGS = ("no_reversal", "idle_at_end", "distance_cuts", "parity", "native")
