@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -27,6 +28,15 @@ from puzzleplan.plans.core.files import replaced
 FORMULA_KINDS = ("dimacs", "cpsat")   # the exports of one horizon; the others (pddl, a family's own) have none
 
 
+class ExportArgumentError(ValueError):
+    """An export argument that does not fit, named by its parameter (`to`, `output`, `horizon`,
+    `encoding`, `goal`): the command line says it as its flag."""
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(f"{name}: {why}")
+        self.name, self.why = name, why
+
+
 def export(model: Any, to: str, output: str | Path, horizon: int | None = None, encoding: str | None = None,
            goal: str | None = None, time_limit: float | None = None, memory_mb: int | None = None,
            budget: Callable[[], None] | None = None) -> list[Path]:
@@ -41,21 +51,23 @@ def export(model: Any, to: str, output: str | Path, horizon: int | None = None, 
     from puzzleplan.encoders.certify import proof_options, with_goal
     out = Path(output)
     if to not in FORMULA_KINDS:
-        if horizon is not None or encoding is not None or goal is not None:
-            raise ValueError(f"--horizon, --encoding and --goal are for the formula exports ({', '.join(FORMULA_KINDS)}); "
-                             f"a {to} export has no horizon")
+        given = next((name for name, value in (("horizon", horizon), ("encoding", encoding), ("goal", goal))
+                      if value is not None), None)
+        if given is not None:
+            raise ExportArgumentError(given, f"goes with the formula exports ({', '.join(FORMULA_KINDS)}); "
+                                             f"a {to} export has no horizon")
         return _export_declared(model, to, out)
     if horizon is None:
-        raise ValueError(f"--horizon: a {to} export encodes one horizon; give --horizon T")
+        raise ExportArgumentError("horizon", f"a {to} export encodes one horizon; give one")
     backend = "sat" if to == "dimacs" else "cpsat"
     known = encodings_for(model, backend)
     encoding = encoding or next(iter(known), None)
     if encoding not in known:
-        raise ValueError(f"--encoding: expected a {backend} encoding for {model.family} "
-                         f"({', '.join(known) or 'none'}), got {encoding!r}")
+        raise ExportArgumentError("encoding", f"expected a {backend} encoding for {model.family} "
+                                              f"({', '.join(known) or 'none'}), got {encoding!r}")
     unfit = goal_reason(encoding, goal)
     if unfit is not None:
-        raise ValueError(f"--goal: {unfit}")
+        raise ExportArgumentError("goal", unfit)
     options = with_goal(proof_options(model)[0], goal)
     if to == "dimacs":
         return [out, export_dimacs(model, encoding, options, horizon, out, time_limit, memory_mb)]
@@ -67,13 +79,18 @@ def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
     """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
     declares) writes into the folder `out`: a (domain, problem) pair as domain.pddl and
     problem.pddl, or a mapping of file names to texts."""
-    from puzzleplan.encoders.pddl import exporter, exporter_supports
+    from puzzleplan.encoders.pddl import GENERIC_EXPORTS, export_kinds, exporter, exporter_supports
+    from puzzleplan.models.family import family_of
     from puzzleplan.plans.core.files import write_bytes
+    desc = family_of(model)   # None for a user's class: the generic exports only
+    kinds = FORMULA_KINDS + (export_kinds(desc) if desc is not None else GENERIC_EXPORTS)
+    if kind not in kinds:
+        raise ExportArgumentError("to", f"expected one of {', '.join(dict.fromkeys(kinds))}, got {shorten(str(kind), 30)}")
     reason = exporter_supports(model, kind)
     if reason is not None:
-        raise ValueError(f"--to: {reason}")
+        raise ExportArgumentError("to", reason)
     if out.exists() and not out.is_dir():
-        raise ValueError(f"-o {out}: is a file; a {kind} export writes its files into a folder")
+        raise ExportArgumentError("output", f"{out} is a file; a {kind} export writes its files into a folder")
     written = exporter(model, kind)(model)
     files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
     out.mkdir(parents=True, exist_ok=True)
@@ -174,7 +191,11 @@ def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]
     a horizon beyond MAX_CAP would have the encoding build itself for hours."""
     from dataclasses import fields
     from puzzleplan.models.base import MAX_CAP
-    mapping = json.loads(map_text)
+    try:
+        mapping = json.loads(map_text)
+    except json.JSONDecodeError:
+        raise ValueError(f"expected the variable map's JSON (as export writes it beside the formula), "
+                         f"got {shorten(map_text.strip(), 40)}") from None
     if not isinstance(mapping, dict) or not {"encoding", "horizon", "options", "variables"} <= set(mapping):
         raise ValueError("expected a JSON object with encoding, horizon, options and variables (as export writes)")
     encoding, horizon, given = mapping["encoding"], mapping["horizon"], mapping["options"]
@@ -191,9 +212,11 @@ def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]
     return mapping, encoding, horizon, EncodingOptions(**given)
 
 
-def decode_dimacs(model: Any, map_text: str, solution_text: str) -> list[str]:
+def decode_dimacs(model: Any, map_text: "str | os.PathLike[str]", solution_text: "str | os.PathLike[str]") -> list[str]:
     """Rebuild the encoding named in the map and decode the outside model into moves.
-    UndecodableModel for a solution holding no usable model; other errors concern the map."""
+    UndecodableModel for a solution holding no usable model; other errors concern the map.
+    `map_text` and `solution_text` may be paths (os.PathLike) of the files holding them."""
+    map_text, solution_text = (Path(t).read_text() if isinstance(t, os.PathLike) else t for t in (map_text, solution_text))
     true = read_model_literals(solution_text)
     mapping, encoding, horizon, options = _read_map(map_text)
     if encoding not in encodings_for(model):   # e.g. a map exported from another family's file

@@ -247,6 +247,20 @@ def test_api_arguments_out_of_their_range_are_named(tmp_path) -> None:
     assert str(tmp_path / "nodir") in str(raised.value) and not list(tmp_path.iterdir())
 
 
+def test_wrong_argument_types_are_named(tmp_path) -> None:
+    model = puzzleplan.load(EXAMPLES / "sokoban" / "seed-004.yaml")
+    for keywords, said in ((dict(to="png", frame=1.5), "frame: expected a whole number"),
+                           (dict(to="png", frame=True), "frame: expected a whole number"),
+                           (dict(to="gif", seconds="1"), "seconds: expected a number, got '1'"),
+                           (dict(to="gif", scale="2"), "scale: expected a number, got '2'")):
+        with pytest.raises(ValueError, match=said):   # a RenderError
+            puzzleplan.render(model, "urR", **keywords)
+    six = puzzleplan.load(SIX)
+    with pytest.raises(TypeError, match=r"plan: expected moves as text \(or whole numbers, as tiles' digits\), got 1.5"):
+        puzzleplan.check(six, ["L", 1.5])
+    assert not puzzleplan.check(six, [3, 2, 3, 0], "digits").valid   # read, not an AttributeError
+
+
 def test_engine_options_are_checked_against_their_type_and_engine() -> None:
     model = puzzleplan.load(SIX)
     with pytest.raises(ValueError, match="workers: expected a whole number from 1 to 64, got 'x'"):
@@ -302,6 +316,10 @@ def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) 
         found = "v " + " ".join(map(str, solver.get_model())) + " 0"
     moves = puzzleplan.decode(model, variables.read_text(), found)
     assert len(moves) == 13 and puzzleplan.check(model, moves).valid
+    (tmp_path / "x.sol").write_text(found)
+    assert puzzleplan.decode(model, variables, tmp_path / "x.sol") == moves   # the files' paths
+    with pytest.raises(ValueError, match=r"^expected the variable map's JSON \(as export writes it beside"):
+        puzzleplan.decode(model, str(variables), found)
     assert len(puzzleplan.compile_task(model).actions) > 0
     with pytest.raises(ValueError, match="a pddl export has no horizon"):
         puzzleplan.export(model, "pddl", tmp_path / "again", horizon=3)
@@ -329,3 +347,17 @@ def test_a_metric_the_family_lacks_is_refused_by_the_model_itself() -> None:
     piece = klotski.with_changes(metric="piece", max_moves=100)
     assert (piece.metric, piece.max_moves) == ("piece", 100)
     assert puzzleplan.solve(piece).plan.length == 81
+
+
+def test_export_names_its_parameters_and_the_command_line_its_flags(capsys, tmp_path) -> None:
+    path = EXAMPLES / "sokoban" / "seed-004.yaml"
+    model = puzzleplan.load(path)
+    with pytest.raises(ValueError, match=r"^to: expected one of dimacs, cpsat, pddl, got PDDL$"):
+        puzzleplan.export(model, "PDDL", tmp_path / "out")
+    with pytest.raises(ValueError, match=r"^horizon: a dimacs export encodes one horizon; give one$"):
+        puzzleplan.export(model, "dimacs", tmp_path / "x.cnf")
+    code, out, err = run_cli(capsys, "export", path, "--to", "dimacs", "-o", tmp_path / "x.cnf")
+    assert code == 2 and err.strip() == "puzzleplan: error: --horizon: a dimacs export encodes one horizon; give --horizon T"
+    code, out, err = run_cli(capsys, "export", path, "--to", "PDDL", "-o", tmp_path / "out")
+    assert code == 2 and err.strip() == "puzzleplan: error: --to: expected one of dimacs, cpsat, pddl, got PDDL"
+    assert list(tmp_path.iterdir()) == []

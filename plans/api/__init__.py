@@ -243,6 +243,11 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
         return check_plan(model, plan_moves(plan), notation or "printed")
     if not isinstance(plan, (str, list, tuple)):
         raise TypeError(f"plan: expected text, a list of moves, a Plan or a Result, got {type(plan).__name__}")
+    if not isinstance(plan, str):
+        odd = [m for m in plan if not isinstance(m, (str, int)) or isinstance(m, bool)]
+        if odd:
+            raise TypeError(f"plan: expected moves as text (or whole numbers, as tiles' digits), got {odd[0]!r}")
+        plan = [str(m) for m in plan]
     return check_plan(model, plan, notation)
 
 

@@ -209,7 +209,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """The instance at a horizon as DIMACS (built in a solver process under --time-limit and
     the memory limit) or a CP-SAT proto (its build polls them), or as a family's own export;
     every file written whole or not at all (encoders.export.export)."""
-    from puzzleplan.encoders.export import export
+    from puzzleplan.encoders.export import ExportArgumentError, export
     from puzzleplan.encoders.runner import Deadline
     model = load_model(args)
     ctx = command_context(args)
@@ -220,6 +220,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"puzzleplan: {ctx.reached(exc.reason)} while building the formula; nothing was written",
               file=sys.stderr)
         return EXIT_LIMIT
+    except ExportArgumentError as exc:   # said as the flag that gave it
+        flag = {"output": "-o"}.get(exc.name, f"--{exc.name}")
+        raise InputError(f"{flag}: {exc.why.replace('give one', f'give {flag} T')}") from None
     except ValueError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:

@@ -16,6 +16,7 @@ family pictures share), `generic` (the text-grid view of families without a pict
 """
 from __future__ import annotations
 
+import numbers
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +68,11 @@ def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None
     """The picture or animation (see the module docstring) with what it holds."""
     if to not in FORMATS:
         raise RenderError(f"unknown picture format {to!r}; expected one of {', '.join(FORMATS)}")
+    for name, value in (("seconds", seconds), ("scale", scale)):
+        if not isinstance(value, numbers.Real) or isinstance(value, bool):
+            raise RenderError(f"{name}: expected a number, got {value!r}")
+    if frame is not None and (not isinstance(frame, numbers.Integral) or isinstance(frame, bool)):
+        raise RenderError(f"frame: expected a whole number (the board after that many moves), got {frame!r}")
     if not 0.05 <= seconds <= 60:
         raise RenderError(f"seconds: expected 0.05 to 60 seconds per move, got {seconds:g}")
     if not 0.1 <= scale <= 10:
