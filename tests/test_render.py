@@ -358,3 +358,25 @@ def test_a_sokoban_plan_with_a_label_and_commas_is_drawn_move_for_move() -> None
     model, moves = solved("sokoban/seed-004.yaml")
     for text in (f"Solution: {''.join(moves)}", ",".join(moves)):
         assert [model.render(s) for s in replay(model, text).states] == replayed(model, moves)
+
+
+def test_a_tiles_plan_that_reads_in_one_notation_only_as_a_plan_is_checked_and_drawn(tmp_path: Path) -> None:
+    """Faces U and D make the engines' plan fit the blank's and the tiles' notation; only one
+    reading is a plan, so it is taken, not refused (the plan file solve wrote read back)."""
+    from puzzleplan.plans.render.frames import replay
+    (tmp_path / "udlr.yaml").write_text("puzzle: tiles\nname: letters\nstart: |\n  D U L\n  R U _\n")
+    model = puzzleplan.load(tmp_path / "udlr.yaml")
+    moves = puzzleplan.solve(model).plan.moves
+    text = "".join(moves)
+    assert puzzleplan.check(model, text).valid
+    assert [model.render(s) for s in replay(model, text).states] == replayed(model, moves)
+    six, moves = solved("tiles/seed-002-small.yaml")   # a plan written as the faces that slide, drawn
+    grid = [list(row) for row in six.start_grid]    # as the blank's moves
+    r, c = next((r, c) for r, row in enumerate(grid) for c, face in enumerate(row) if face == "_")
+    faces = []
+    for move in moves:
+        dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[move]
+        faces.append(grid[r + dr][c + dc])
+        grid[r][c], grid[r + dr][c + dc] = grid[r + dr][c + dc], "_"
+        r, c = r + dr, c + dc
+    assert [six.render(s) for s in replay(six, " ".join(faces)).states] == replayed(six, moves)

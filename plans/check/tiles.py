@@ -4,7 +4,8 @@ Moves: U D L R (the blank's direction, either case), the seed's digits 0 1 2 3 (
 left), or the face of the tile that slides into the blank. A plan is read in one notation
 throughout: the one notation in which every token is a move (directions, digits 0-3, or faces
 of this board, matched exactly). When the plan fits several (faces `d`, `1` or `U` on the
-board), it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
+board), the one reading that is a plan is taken (legal and reaching the goal, else legal);
+when several are, it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
 "digits", "tiles", or "printed" for the engines' own U D L R) forces one. Text without
 separators is one move per character.
 """
@@ -17,6 +18,7 @@ from puzzleplan.plans.core.words import clip
 
 _STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 _DIGITS = {"0": "U", "1": "R", "2": "D", "3": "L"}
+_DIRECTION = {step: name for name, step in _STEPS.items()}
 _WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 # what a bad token should have been, by the notation asked for (None: any of them)
 _EXPECTED = {"blank": "U D L R (--notation blank)", "digits": "digits 0-3 (--notation digits)",
@@ -37,7 +39,16 @@ def _notation(model: Any, tokens: list[str]) -> str:
     tests = {"blank": lambda t: t.upper() in _STEPS, "digits": lambda t: t in _DIGITS,
              "tiles": lambda t: t in faces}
     fits = [name for name, ok in tests.items() if all(ok(t) for t in tokens)]
-    if len(fits) > 1:
+    if len(fits) > 1:   # the one reading that is a plan (legal, reaching the goal; else legal) is no guess
+        legal: dict[str, bool] = {}
+        for name in fits:
+            try:
+                legal[name] = _play(model, tokens, name)[0]
+            except IllegalMove:
+                pass
+        for kept in ([name for name in legal if legal[name]], list(legal)):
+            if len(kept) == 1:
+                return kept[0]
         raise PlanNotationError(f"the plan {clip(' '.join(tokens))!r} reads both as {' and as '.join(fits)} moves "
                                 f"on this board; give --notation {'|'.join(fits)}")
     if fits:
@@ -49,12 +60,24 @@ def _notation(model: Any, tokens: list[str]) -> str:
 
 
 def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, int]:
+    return _play(model, tokens, notation)[0], len(tokens)
+
+
+def printed(model: Any, tokens: list[str]) -> list[str]:
+    """The moves as the engines print them (the blank's U D L R), from any notation the plan is
+    read in (for pictures of a plan of digits or faces); IllegalMove as the replay raises it."""
+    return _play(model, tokens, None)[1]
+
+
+def _play(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, list[str]]:
+    """Whether the moves reach the goal, and each as the blank's direction."""
     grid = [list(row) for row in model.start_grid]
     goal = [list(row) for row in model.goal_grid]
     rows, cols = len(grid), len(grid[0])
     br, bc = next((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "_")
     expected = _EXPECTED.get(notation, _EXPECTED[None])
     notation = "blank" if notation == "printed" else notation or _notation(model, tokens)
+    directions: list[str] = []
     for i, token in enumerate(tokens, 1):
         if notation == "tiles":
             near = [(r, c) for r, c in ((br - 1, bc), (br + 1, bc), (br, bc - 1), (br, bc + 1))
@@ -74,5 +97,6 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
                 raise IllegalMove(i, token, f"the blank at row {br + 1}, column {bc + 1} cannot move "
                                             f"{_WORDS[direction]} (board edge)")
         grid[br][bc], grid[r][c] = grid[r][c], "_"
+        directions.append(_DIRECTION[(r - br, c - bc)])
         br, bc = r, c
-    return grid == goal, len(tokens)
+    return grid == goal, directions
