@@ -123,51 +123,34 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
     # the run when the optimum usually lies a few steps above an admissible bound.
     assert mode != "sweep", "binary search needs the 'by' or 'padded' semantics"
     lo, hi = lower - 1, _aligned(cap, mode, parity)   # no plan <= lo; is there one <= hi?
-    kept: HorizonResult | None = None
+    kept: HorizonResult | None = None                 # the shortest plan seen, found at kept_at
     kept_at = hi
     t, jump = _raised(lower, mode, parity), step
-    while t < hi:
+    while True:
+        if kept is None:          # galloping up, the cap last
+            t = min(t, hi)
+        else:                     # bisecting between the last UNSAT and the shortest plan
+            if hi - lo <= (step if mode != "by" else 1):
+                break
+            t = _aligned((lo + hi) // 2, mode, parity)
+            if t <= lo:
+                break
         result = ask(t)
         if result.answer is Answer.UNSAT:
             lo = t + (1 if step == 2 else 0)
-            out.no_plan_up_to = lo
+            out.no_plan_up_to = cap if kept is None and t == hi else lo
         yield proved(result)
-        if result.answer is Answer.UNKNOWN:
+        if result.answer is Answer.UNKNOWN or (result.answer is Answer.UNSAT and kept is None and t == hi):
+            if kept is not None:
+                take(kept, kept_at)
             yield out
             return
         if result.answer is Answer.SAT:
-            kept, kept_at = result, t
-            hi = min(t, plan_steps(result))
-            break
-        t, jump = t + jump, jump * 2
-    if kept is None:
-        result = ask(hi)
-        if result.answer is Answer.UNSAT:
-            out.no_plan_up_to = cap
-        yield proved(result)
-        if result.answer is not Answer.SAT:
-            yield out
-            return
-        kept, kept_at = result, hi
-        hi = min(hi, plan_steps(kept))   # a plan of L moves is also one of L steps
-    while hi - lo > (step if mode != "by" else 1):
-        mid = _aligned((lo + hi) // 2, mode, parity)
-        if mid <= lo:
-            break
-        result = ask(mid)
-        if result.answer is Answer.UNSAT:
-            lo = mid + (1 if step == 2 else 0)
-            out.no_plan_up_to = lo
-        yield proved(result)
-        if result.answer is Answer.SAT:
-            assert result.moves is not None
-            hi = min(mid, plan_steps(result))
-            if plan_steps(result) < plan_steps(kept):
-                kept, kept_at = result, mid
-        elif result.answer is Answer.UNKNOWN:
-            take(kept, kept_at)
-            yield out
-            return
+            if kept is None or plan_steps(result) < plan_steps(kept):
+                kept, kept_at = result, t
+            hi = min(t, plan_steps(result))   # a plan of L moves is also one of L steps
+        elif kept is None:
+            t, jump = t + jump, jump * 2
     take(kept, kept_at)
     out.optimal = plan_steps(kept) <= hi
     out.no_plan_up_to = hi - 1
