@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from puzzleplan.models.family import family_of, resolve
 from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_separators, split_plan
+from puzzleplan.plans.check.plan_text import is_fd_text, read_lurd, strip_comments, writes_lurd
 from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
 __all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "plan_tokens", "printed_moves", "read_plan_argument", "reads_runs",
@@ -107,7 +108,6 @@ def plan_tokens(model: Any, plan: str | Sequence[str]) -> list[str]:
     """`plan` as the moves `check_plan` replays: text read by the family's own reader (its
     notations, LURD with counts, an outside planner's plan of the PDDL export), comment lines
     left out; a sequence of move strings as it is. PlanNotationError when it cannot be read."""
-    from puzzleplan.plans.planfile import is_fd_text, read_lurd, writes_lurd   # it imports this package
     if not isinstance(plan, str):
         return list(plan)
     desc = family_of(model)
@@ -188,7 +188,6 @@ def _exported_names(model: Any, text: str) -> bool:
     its PDDL export (`(up_0)`) rather than its own moves: its first move is no move name of the task."""
     from puzzleplan.plans.check.task import normal_name, task_of
     from puzzleplan.models.pddl.plan import unstamped
-    from puzzleplan.plans.planfile import strip_comments
     body = unstamped(strip_comments(text).lstrip())
     first = _EXPORTED.match(body.lstrip())
     if first is None:
