@@ -115,8 +115,8 @@ class Verification:
                 missing = self.message or f"{count(len(self.unknown), 'row')} unanswered at {self._limits_hit()}"
                 return (f"refuted: the {what} is not {self.claim}; {self.certificates[0].method} proves it is "
                         f"{self.optimal} ({missing}; none contradicts it)")
-            return (f"refuted: the {what} is not {self.claim}; "
-                    f"every method agrees it is {self.optimal}")
+            return (f"refuted: the {what} is not {self.claim}; {self.certificates[0].method} proves it is "
+                    f"{self.optimal}, and no row contradicts it")   # the rows need not pin the optimum
         if self.status == "limit_reached" and self.optimal is not None:
             if self.message:   # interrupted: the rows shown are those answered before
                 return f"limit_reached: {self.message}; no method contradicts the optimum {self.optimal}"
