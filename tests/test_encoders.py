@@ -221,6 +221,8 @@ def test_export_dimacs_and_decode(capsys, tmp_path: Path) -> None:
         (tmp_path / "safe.sol").write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
     code, data = run_json(capsys, "decode", SAFE, "--map", f"{cnf_path}.map.json", tmp_path / "safe.sol")
     assert code == 0 and data["valid"] and data["length"] == 24
+    code, out, _ = run_cli(capsys, "decode", SAFE, "--map", f"{cnf_path}.map.json", tmp_path / "safe.sol")
+    assert code == 0 and f"plan:    {''.join(data['plan'])}\n" in out   # as solve prints a tiles plan
     code, _, err = run_cli(capsys, "decode", SMALL, "--map", f"{cnf_path}.map.json", tmp_path / "safe.sol")
     assert code == 2 and "does not match" in err
 

@@ -259,7 +259,9 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"plan": moves, "length": len(moves), **report.as_dict()})
     else:
-        print(f"plan:    {' '.join(moves)}")
+        from puzzleplan.plans.check import reads_runs
+        from puzzleplan.plans.core.types import Plan
+        print(f"plan:    {Plan(tuple(moves), len(moves), spaced=not reads_runs(model)).text()}")   # as solve prints it
         print(report.summary())
     return EXIT_OK if report.valid else EXIT_NEGATIVE
 
