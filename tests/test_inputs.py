@@ -36,6 +36,12 @@ def test_dash_reads_the_puzzle_from_stdin_once(capsys, monkeypatch) -> None:
         assert code == 0 and err == "" and out, command
 
 
+def test_an_unnamed_puzzle_from_stdin_is_called_by_its_source(capsys, monkeypatch) -> None:
+    _stdin(monkeypatch, "puzzle: tiles\nstart: |\n  2 1\n  3 _\n")
+    code, data = run_json(capsys, "solve", "-")
+    assert data["puzzle"] == "<stdin>"
+
+
 def test_rush_hour_database_lines_come_through_stdin_too(capsys, monkeypatch) -> None:
     """`MOVES BOARD CLUSTER` lines piped in, as a rush.txt file is read; --level picks one."""
     lines = [line for line in (EXAMPLES / "rush-hour" / "rush-sample.txt").read_text().splitlines()
