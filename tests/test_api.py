@@ -336,6 +336,10 @@ def test_partition_reads_as_on_the_command_line_and_check_knows_its_notations() 
             puzzleplan.solve(model, "idastar", partition=empty)
     with pytest.raises(ValueError, match="expected blank, digits or tiles"):
         puzzleplan.check(model, "5 8", notation="bogus")
+    safe = puzzleplan.load(SAFE)   # faces d and u: the check names its own parameter, not the flag
+    with pytest.raises(ValueError, match=r"give notation='blank' or notation='tiles'$"):
+        puzzleplan.check(safe, "d")
+    assert puzzleplan.check(safe, "X", "blank").error.endswith("expected U D L R (notation='blank')")
 
 
 def test_a_metric_the_family_lacks_is_refused_by_the_model_itself() -> None:

@@ -71,6 +71,7 @@ numba nor OR-Tools (module attributes are resolved on first access).
 from __future__ import annotations
 
 import importlib
+import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from puzzleplan.plans.core.options import COMPARE_SOLVERS, ENGINE_OPTIONS   # public: the engine keywords solve() takes
@@ -235,7 +236,8 @@ def verify(model: Any, claim: int | None = None, encodings: list[str] | None = N
 def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     """Replay `plan` with the independent checker: text as a user writes it, a list of moves,
     or a Plan (or a Result holding one, read in the notation the engines print)."""
-    from puzzleplan.plans.check import check_plan
+    from dataclasses import replace
+    from puzzleplan.plans.check import PlanNotationError, check_plan
     from puzzleplan.plans.core.types import Plan, Result, plan_moves
     if notation not in (None, "printed", "blank", "digits", "tiles"):
         raise ValueError(f"notation: expected blank, digits or tiles (tiles only), or None, got {notation!r}")
@@ -248,7 +250,17 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
         if odd:
             raise TypeError(f"plan: expected moves as text (or whole numbers, as tiles' digits), got {odd[0]!r}")
         plan = [str(m) for m in plan]
-    return check_plan(model, plan, notation)
+    try:
+        report = check_plan(model, plan, notation)
+    except PlanNotationError as exc:   # said with this function's parameter, not the command's flag
+        raise PlanNotationError(_as_parameter(str(exc))) from None
+    return report if report.error is None else replace(report, error=_as_parameter(report.error))
+
+
+def _as_parameter(text: str) -> str:
+    """A checker's message naming `--notation X|Y` as check()'s parameter `notation='X'`."""
+    return re.sub(r"--notation ([\w|]+)", lambda m: " or ".join(f"notation={w!r}" for w in m.group(1).split("|")),
+                  text)
 
 
 def compare(model: Any, horizon: int | None = None, encodings: list[str] | None = None,
