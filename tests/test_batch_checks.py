@@ -265,6 +265,15 @@ def test_a_glob_matching_too_many_files_stops_at_the_cap(tmp_path: Path, monkeyp
         load_spec(spec_file(tmp_path, "instances: [{files: '**/*.yaml'}]\nengines: [bfs]\n", "spec.yml"))
 
 
+def test_a_glob_beside_the_spec_leaves_the_spec_out(tmp_path: Path) -> None:
+    (tmp_path / "pocket.yaml").write_text(POCKET.read_text())
+    spec = load_spec(spec_file(tmp_path, "instances: [{files: '*.yaml'}]\nengines: [bfs]\n"))
+    assert [r.instance for r in spec.runs] == ["pocket.yaml"]
+    (tmp_path / "pocket.yaml").unlink()
+    with pytest.raises(ModelError, match=r"'\*.yaml' matches no file besides the spec itself"):
+        load_spec(tmp_path / "spec.yaml")
+
+
 def test_a_collection_listed_as_one_file_is_told_to_be_a_collection(tmp_path: Path) -> None:
     (tmp_path / "two.xsb").write_text("; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
     with pytest.raises(ModelError, match=r"spec.yaml:2: field 'instances': .*two.xsb: holds 2 levels.*"

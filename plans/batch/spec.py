@@ -317,6 +317,7 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
                 yield _Instance(f"{os.path.normpath(written)}#{level}", path, str(level), **extra)
             continue
         patterns = r.texts(fields[kind], kind)
+        spec = Path(r.source).resolve()
         for pattern in patterns:
             if kind == "files":   # lazily, up to a cap: `/**/*.yaml` would walk the whole disk first
                 found = list(itertools.islice((f for f in glob.iglob(str(base / pattern), recursive=True)
@@ -324,11 +325,13 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
                 if len(found) > MAX_GLOB_FILES:
                     raise r.error(fields[kind], kind, f"{quote(pattern)} matches more than {MAX_GLOB_FILES:,} files; "
                                                       "narrow it")
-                found.sort()
+                others = sorted(f for f in found if Path(f).resolve() != spec)   # `*.yaml` beside the spec
+                besides = " besides the spec itself" if len(others) < len(found) else ""
+                found = others
             else:
-                found = [f for f in [str(base / pattern)] if Path(f).is_file()]
+                found, besides = [f for f in [str(base / pattern)] if Path(f).is_file()], ""
             if not found:
-                raise r.error(fields[kind], kind, f"{quote(pattern)} matches no file (relative to {base})")
+                raise r.error(fields[kind], kind, f"{quote(pattern)} matches no file{besides} (relative to {base})")
             for file in found:
                 shown = Path(file).resolve()
                 try:
