@@ -35,6 +35,7 @@ def model_of(text: str, metric: str | None = None) -> Blocks:
     ("puzzle: blocks\nboard: |\n  A.A\n  ...\ngoal: {A: [1, 1]}\n", 3, "do not touch"),
     ("puzzle: blocks\nboard: |\n  A.*\n  ...\ngoal: {A: [1, 1]}\n", 3, "unknown character"),
     ("puzzle: blocks\nboard: |\n  AB.\n  A .\ngoal: {A: [1, 1]}\n", 4, "unknown character ' '"),   # not a row break
+    ("puzzle: blocks\nboard: |\n  曹曹.\n  ...\ngoal: {A: [1, 1]}\n", 3, "unknown character '曹'; expected an ASCII letter"),
     ("puzzle: blocks\nboard: |\n  AA.\n  ...\ngoal: {A: [2, 3]}\n", 5, "cannot fit"),
     ("puzzle: blocks\nboard: |\n  A#.\n  ...\ngoal: {A: [1, 2]}\n", 5, "cannot fit"),
     ("puzzle: blocks\nboard: |\n  A..\n  ...\ngoal: {Z: [1, 2]}\n", 5, "unknown piece"),

@@ -84,8 +84,8 @@ def read_grid(doc: Document, key: str, legend: dict[str, Shape]) -> tuple[list[s
             elif ch.isascii() and ch.isalpha():
                 cells.setdefault(ch, []).append((r, c))
             elif ch != EMPTY:
-                raise doc.error(key, f"row {r + 1}, column {c + 1}: unknown character {quote(ch)}; expected a letter, "
-                                     f"'{EMPTY}' or '{WALL}'", line=line)
+                raise doc.error(key, f"row {r + 1}, column {c + 1}: unknown character {quote(ch)}; expected an ASCII "
+                                     f"letter A-Z or a-z (a piece), '{EMPTY}' or '{WALL}'", line=line)
     if len(rows) > MAX_SIDE or len(rows[0]) > MAX_SIDE:
         raise doc.error(key, f"expected a board of at most {MAX_SIDE}x{MAX_SIDE}, got {len(rows)}x{len(rows[0])}")
     pieces: dict[str, Piece] = {}
