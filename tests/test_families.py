@@ -100,3 +100,19 @@ def test_convert_to_yaml_keeps_the_description_and_the_facts(path) -> None:
     assert {k: v for k, v in again.expect.items() if k != "valid_plans"} == kept
     for plan in again.expect.get("valid_plans", []):
         assert check_plan(again, str(plan)).valid
+
+
+def test_tiles_grid_is_written_only_when_it_reads_back_as_the_same_puzzle(capsys, tmp_path) -> None:
+    """Bare rows read back with the standard goal: a puzzle with another goal (Korf's blank
+    first) is refused, not written as a different puzzle."""
+    from helpers import run_cli
+    from puzzleplan.models import load, loads
+    korf = tmp_path / "korf.yaml"
+    korf.write_text('puzzle: tiles\nnotation: korf\nstart: "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"\n')
+    code, out, err = run_cli(capsys, "convert", korf, "--to", "grid")
+    assert code == 2 and out == "" and "this puzzle's goal is another; write yaml" in err
+    standard = tmp_path / "standard.yaml"
+    standard.write_text("puzzle: tiles\nstart: |\n  2 1\n  3 _\n")
+    model = load(standard)
+    again = loads("puzzle: tiles\nstart: |\n" + "".join(f"  {row}\n" for row in model.notation("grid").splitlines()))
+    assert (again.start_grid, again.goal_grid) == (model.start_grid, model.goal_grid)

@@ -80,6 +80,9 @@ def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | N
     `facts` lines (document.fact_lines: description, expect)."""
     rows = lambda grid: [" ".join(row) for row in grid]
     if kind == "grid":
+        if goal != standard_goal(start):   # read back, bare rows would state another puzzle
+            raise ValueError("grid writes the start rows alone, which read back with the standard goal (faces in "
+                             "order, blank last), and this puzzle's goal is another; write yaml")
         return "\n".join(rows(start)) + "\n"
     lines = ["puzzle: tiles"] + ([f"name: {json.dumps(name)}"] if name else [])
     lines += ["start: |"] + [f"  {r}" for r in rows(start)]

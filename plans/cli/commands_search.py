@@ -284,7 +284,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
             raise InputError(f"--to: convert has no notation for {model.family} puzzles (`export --to pddl` "
                              "writes the planning task)")
         raise InputError(f"--to: {model.family} can be written as {', '.join(kinds)}, not {args.to!r}")
-    text = model.notation(args.to)
+    try:
+        text = model.notation(args.to)
+    except ValueError as exc:   # the notation cannot state this puzzle
+        raise InputError(f"--to {args.to}: {exc}") from None
     if args.output:
         write_atomically(args.output, text)
     else:
