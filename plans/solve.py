@@ -84,6 +84,9 @@ def solve(model: Model, engine_name: str | None = None, request: Request | None 
             result = _gave_up(name, ctx, "interrupted (Ctrl-C)")
         except MemoryError:
             result = _gave_up(name, ctx, "out of memory")
+    if result.status is Status.LIMIT_REACHED and result.lower_bound is None and hasattr(model, "cheap_h"):
+        # stopped before its first bound (building tables): the model's cheap admissible one
+        result = replace(result, lower_bound=int(model.cheap_h(model.initial())))
     if result.plan is not None:
         report = verify_plan(model, result)
         if not report.valid:

@@ -454,3 +454,29 @@ def test_small_table_sum_is_admissible_and_its_witness_names_whole_patterns(name
             assert sum(bound.parts(state)[g] for g in chosen) > limit
         assert bound.witness(state, h) is None
     assert bound.value(model.goal) == 0
+
+
+def test_automatic_tables_stay_a_small_share_of_a_small_boards_layouts() -> None:
+    """A 4x3 board with repeated faces has 60 M layouts: its tables were 30 M and 20 M entries,
+    slower to build than a search of the whole space; the 15-puzzle's split is unchanged."""
+    grid = lambda text: [row.split() for row in text.split("/")]
+    model = TilesPuzzle.from_grids(grid("10 11 _ / 7 9 6 / 4 11 9 / 1 5 7"), grid("7 7 6 / 10 9 4 / 1 11 11 / _ 5 9"))
+    geometry = geometry_of(model)
+    assert pdb_patterns.layouts(geometry) == math.factorial(12) // 8   # three faces twice
+    counts = lambda pattern: [len(geometry.goal_cells(f)) for f in pattern]
+    total = sum(pdb_patterns.pattern_entries(geometry.n, counts(p)) for p in pdb_patterns.auto_partition(geometry))
+    assert total <= max(pdb_patterns.layouts(geometry) / pdb_patterns.SPACE_SHARE, pdb_patterns.SMALL_TABLES)
+    fifteen = pdb_patterns.Geometry(4, 4, bytes(list(range(1, 16)) + [0]))
+    assert [len(p) for p in pdb_patterns.auto_partition(fifteen, budget=30)] == [6, 6, 3]
+    eight = pdb_patterns.Geometry(3, 3, bytes(list(range(1, 9)) + [0]))
+    assert [len(p) for p in pdb_patterns.auto_partition(eight)] == [8]   # one perfect table still
+
+
+def test_a_limit_before_the_tables_are_built_still_reports_the_cheap_bound() -> None:
+    from puzzleplan.models import load
+    from puzzleplan.plans.core.types import Limits, Request, Status
+    from puzzleplan.plans.solve import solve
+    model = load(Path(__file__).resolve().parents[1] / "examples" / "tiles" / "korf-012.yaml")
+    result = solve(model, "idastar", Request(limits=Limits(time_limit=0), options={"heuristic": "pdb"}))
+    assert result.status is Status.LIMIT_REACHED
+    assert result.lower_bound == model.cheap_h(model.initial()) > 0
