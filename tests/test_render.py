@@ -380,3 +380,16 @@ def test_a_tiles_plan_that_reads_in_one_notation_only_as_a_plan_is_checked_and_d
         grid[r][c], grid[r + dr][c + dc] = grid[r + dr][c + dc], "_"
         r, c = r + dr, c + dc
     assert [six.render(s) for s in replay(six, " ".join(faces)).states] == replayed(six, moves)
+
+
+def test_faces_the_raster_fonts_cannot_draw_are_noted(capsys, tmp_path: Path) -> None:
+    from puzzleplan.plans.render import raster
+    if getattr(raster._font(12, False, False), "path", None) is None:
+        pytest.skip("no TrueType font on this system: Pillow's own font, whose coverage is not read")
+    (tmp_path / "zoo.yaml").write_text("puzzle: tiles\nstart: |\n  龙 虎 蛇\n  马 _ 羊\n")
+    code, out, err = run_cli(capsys, "render", tmp_path / "zoo.yaml", "-o", tmp_path / "zoo.png")
+    assert code == 0 and "note: the fonts found have no glyph for" in err and "龙" in err
+    code, out, err = run_cli(capsys, "render", tmp_path / "zoo.yaml", "-o", tmp_path / "zoo.svg")
+    assert code == 0 and err == ""   # the viewer's fonts draw svg text
+    code, out, err = run_cli(capsys, "render", EXAMPLES / "tiles" / "small-2x3.yaml", "-o", tmp_path / "six.png")
+    assert code == 0 and err == ""

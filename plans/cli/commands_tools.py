@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, command_context,
@@ -165,6 +166,8 @@ def write_rendering(args: argparse.Namespace, model: Any, path: str, plan: Any, 
         raise InputError(f"--{text}" if option in ("scale", "frame", "seconds") else f"{args.file}: {text}") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    for note in made.notes:
+        print(f"puzzleplan: note: {note}", file=sys.stderr)
     return {"path": str(path), "format": made.format, "frames": made.frames}
 
 

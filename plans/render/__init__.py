@@ -39,6 +39,7 @@ class Rendering:
     format: str
     frames: int
     data: str | bytes
+    notes: tuple[str, ...] = ()   # what the user should know of it (faces a raster font cannot draw)
 
 
 def format_of(path: str | os.PathLike[str], to: str | None = None) -> str:
@@ -65,7 +66,8 @@ def _about(model: Any, moves: int) -> str:
 
 def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None, seconds: float = 0.6,
          scale: float = 1.0) -> Rendering:
-    """The picture or animation (see the module docstring) with what it holds."""
+    """The picture or animation (see the module docstring) with what it holds, and a note when
+    a PNG or GIF holds text its fonts cannot draw (SVG and HTML leave fonts to the viewer)."""
     if to not in FORMATS:
         raise RenderError(f"unknown picture format {to!r}; expected one of {', '.join(FORMATS)}")
     for name, value in (("seconds", seconds), ("scale", scale)):
@@ -102,9 +104,18 @@ def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None
     times = [seconds * (HOLD if i in (0, n) else 1) for i in range(n + 1)]
     if to == "gif":
         from puzzleplan.plans.render import raster
-        return Rendering("gif", n + 1, raster.gif(captioned, times, scale))
+        return Rendering("gif", n + 1, raster.gif(captioned, times, scale), _glyph_notes(captioned))
     from puzzleplan.plans.render import svg
     return Rendering("svg", n + 1, svg.animation(captioned, times, _title(model)))
+
+
+def _glyph_notes(scenes: list[Scene]) -> tuple[str, ...]:
+    from puzzleplan.plans.render import raster
+    missing = raster.missing_glyphs(scenes)
+    if not missing:
+        return ()
+    return (f"the fonts found have no glyph for {' '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}, "
+            "drawn as boxes; svg and html keep the text for the viewer's fonts",)
 
 
 def _start(model: Any, draw: Any) -> Scene:
@@ -119,7 +130,7 @@ def _start(model: Any, draw: Any) -> Scene:
 def _still(scene: Scene, to: str, scale: float, title: str) -> Rendering:
     if to == "png":
         from puzzleplan.plans.render import raster
-        return Rendering("png", 1, raster.png(scene, scale))
+        return Rendering("png", 1, raster.png(scene, scale), _glyph_notes([scene]))
     from puzzleplan.plans.render import svg
     return Rendering("svg", 1, svg.picture(scene, title))
 

@@ -71,6 +71,34 @@ def _paint(draw: Any, shape: Shape, k: float) -> None:
         raise TypeError(f"not a shape: {type(shape).__name__}")
 
 
+def missing_glyphs(scenes: Sequence[Scene]) -> str:
+    """The characters of the scenes' texts that their fonts have no glyph for (Pillow draws a
+    box instead), sorted; "" when every one is covered or a font cannot be read."""
+    wanted: dict[tuple[bool, bool], set[str]] = {}
+    for scene in scenes:
+        for shape in scene.shapes:
+            if isinstance(shape, Text):
+                wanted.setdefault((shape.bold, shape.mono), set()).update(ch for ch in shape.text if not ch.isspace())
+    missing: list[str] = []
+    for (bold, mono), chars in wanted.items():
+        path = getattr(_font(12, bold, mono), "path", None)
+        if path is None:
+            continue
+        try:
+            covered = _coverage(str(path))
+        except Exception:   # an unreadable font file: nothing to say about it
+            continue
+        missing += sorted(ch for ch in chars if ord(ch) not in covered and ch not in missing)
+    return "".join(missing)
+
+
+@lru_cache(maxsize=8)
+def _coverage(path: str) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+    with TTFont(path, lazy=True) as font:
+        return frozenset(font.getBestCmap() or ())
+
+
 def image(scene: Scene, scale: float = 1.0) -> Any:
     """The scene as an RGB Pillow image, `scale` times its size (rounded up to whole pixels)."""
     import math
