@@ -122,10 +122,7 @@ def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = 
         raise failure
     assert doc is not None
     doc.override(overrides or {})
-    model = from_document(doc)
-    if not getattr(model, "name", "x") and isinstance(model, ModelBase):   # unnamed: called by its source
-        model = model.with_changes(name=source)
-    return model
+    return from_document(doc)
 
 
 _PUZZLE_KEY = re.compile(r"""^\s*["']?puzzle["']?\s*:""", re.MULTILINE)   # a YAML puzzle that failed: its error stands

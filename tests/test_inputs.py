@@ -40,6 +40,9 @@ def test_an_unnamed_puzzle_from_stdin_is_called_by_its_source(capsys, monkeypatc
     _stdin(monkeypatch, "puzzle: tiles\nstart: |\n  2 1\n  3 _\n")
     code, data = run_json(capsys, "solve", "-")
     assert data["puzzle"] == "<stdin>"
+    _stdin(monkeypatch, "puzzle: tiles\nstart: |\n  2 1\n  3 _\n")
+    code, out, _ = run_cli(capsys, "convert", "-", "--to", "yaml")
+    assert code == 0 and "name:" not in out   # the placeholder is the output's, not the puzzle's
 
 
 def test_rush_hour_database_lines_come_through_stdin_too(capsys, monkeypatch) -> None:

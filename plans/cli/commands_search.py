@@ -8,7 +8,7 @@ from typing import Any
 from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, partition_groups, pattern_databases, progress_for,
-                                         quiet, check_writable, command_context, write_atomically)
+                                         quiet, check_writable, command_context, shown_name, write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.types import Request, Status
 from puzzleplan.plans.core.words import clip, clip_path
@@ -39,14 +39,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"puzzleplan: error: engine {result.engine}: {' '.join(result.message.split()) or 'unsupported here'}",
               file=sys.stderr)
         if args.json:
-            print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
+            print_json({"puzzle": shown_name(model, args), "family": model.family, "file": args.file, "metric": model.metric,
                         "cap": model.max_moves, **result.as_dict(), "optimal": False})
         return result.status.exit_code
     _note_expected(args, model, result)
     written = _write_plan_file(args, model, result)
     if args.json:
         rendered = _render(args, model, result, render_to)
-        print_json({"puzzle": model.name, "family": model.family, "file": args.file, "metric": model.metric,
+        print_json({"puzzle": shown_name(model, args), "family": model.family, "file": args.file, "metric": model.metric,
                     "cap": model.max_moves, **result.as_dict(), "optimal": result.status is Status.OPTIMAL,
                     **({"plan_file": written} if written else {}), **({"render": rendered} if rendered else {})})
     else:   # the answer first: a drawing of thousands of boards takes a while, and Ctrl-C may end it
@@ -172,7 +172,7 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
         found = all_optimal_plans(model, command_context(args, progress), count_only=args.count_only,
                                   limit=args.limit, accept=checked)
     if args.json:
-        print_json({"puzzle": model.name, "family": model.family, "file": args.file, **found.as_dict()})
+        print_json({"puzzle": shown_name(model, args), "family": model.family, "file": args.file, **found.as_dict()})
     else:
         print(f"puzzle:  {describe(model)}")
         print(found.text())
@@ -244,7 +244,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         else:   # packed states: the array sweep, on threads when --workers asks for them
             out = explore(model, ctx, workers=args.workers or 1)
     if args.json:
-        print_json({"puzzle": model.name, "family": model.family, "file": args.file, **out.as_dict()})
+        print_json({"puzzle": shown_name(model, args), "family": model.family, "file": args.file, **out.as_dict()})
     else:
         print_exploration(model, out)
     return EXIT_OK if out.complete else EXIT_LIMIT

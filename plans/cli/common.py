@@ -115,6 +115,12 @@ def progress_for(args: argparse.Namespace) -> Progress:
     return Progress.for_terminal(quiet=quiet(args))
 
 
+def shown_name(model: Any, args: argparse.Namespace) -> str:
+    """The puzzle's name for the output: its own, else `<stdin>` for an unnamed one piped in
+    (a file's is its stem already; the model keeps no placeholder, so convert writes none)."""
+    return model.name or (STDIN if getattr(args, "file", None) == "-" else "")
+
+
 def describe(model: Any) -> str:
     """'name (family RxC, metric m, cap N)' for the first line of a command's output."""
     size = f" {model.rows}x{model.cols}" if hasattr(model, "rows") else ""
