@@ -123,6 +123,10 @@ def run(solve_at: Callable[[int], HorizonResult], strategy: str, lower: int, cap
     # the run when the optimum usually lies a few steps above an admissible bound.
     assert mode != "sweep", "binary search needs the 'by' or 'padded' semantics"
     lo, hi = lower - 1, _aligned(cap, mode, parity)   # no plan <= lo; is there one <= hi?
+    if hi < 0:   # no horizon within the cap has the plans' parity: none fits, as `fixed` says
+        out.no_plan_up_to = cap
+        yield out
+        return
     kept: HorizonResult | None = None                 # the shortest plan seen, found at kept_at
     kept_at = hi
     t, jump = _raised(lower, mode, parity), step

@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Action, Model, State
-from puzzleplan.plans.core.types import Stats, Status
+from puzzleplan.plans.check import reads_runs
+from puzzleplan.plans.core.types import Plan, Stats, Status
 from puzzleplan.plans.core.words import all_explored, count as counted, metric_count
 from puzzleplan.plans.search.breadth_first import CAPPED, EXHAUSTED, sweep
 from puzzleplan.plans.search.common import POLL_EVERY
@@ -38,6 +39,7 @@ class OptimalPlans:
     stats: Stats = field(default_factory=Stats)
     cut_short: bool = False             # a search limit or Ctrl-C ended the listing (not `limit`)
     metric: str = "step"                # the model's: `length` counts pushes under "pushes"
+    spaced: bool = False                # plans always space-separated (check.reads_runs: Plan.spaced)
 
     @property
     def exit_code(self) -> int:
@@ -69,7 +71,7 @@ class OptimalPlans:
                 lines.append(f"listed:  the first {shown:,} ({self.message})" if self.message
                              else f"listed:  the first {shown:,}")
             for moves in self.plans:
-                lines.append("plan:    " + (" ".join(moves) if any(len(m) != 1 for m in moves) else "".join(moves)))
+                lines.append("plan:    " + Plan(tuple(moves), len(moves), spaced=self.spaced).text())
         s = self.stats
         lines.append(f"stats:   {s.nodes:,} nodes, {s.generated:,} generated, {s.states:,} states stored, "
                      f"{s.seconds:.3f} s")
@@ -105,7 +107,8 @@ def all_optimal_plans(model: Model, ctx: SearchContext | None = None, count_only
         return found
     layers, depth_of, goals, count = found
     length = len(layers) - 1
-    result = OptimalPlans(Status.OPTIMAL, length, count, None, len(goals), metric=getattr(model, "metric", "step"))
+    result = OptimalPlans(Status.OPTIMAL, length, count, None, len(goals), metric=getattr(model, "metric", "step"),
+                          spaced=not reads_runs(model))
     if not count_only:
         result.plans = []
         try:

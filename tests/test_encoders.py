@@ -96,6 +96,14 @@ def test_fixed_strategy_within_cap_and_proof_of_none(capsys) -> None:
 
 
 @pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_binary_with_no_horizon_of_the_plans_parity_within_the_cap_proves_none(capsys, engine: str) -> None:
+    """Cap 0 and plans of odd length: no horizon to ask (horizon -1 was asked: an internal error)."""
+    code, data = run_json(capsys, "solve", EXAMPLES / "tiles" / "small-2x3.yaml", "--engine", engine,
+                          "--strategy", "binary", "--goal", "exact", "--max-moves", "0")
+    assert code == 1 and data["status"] == "no_plan_within_cap"
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
 def test_a_fixed_horizon_plan_has_its_detours_cut(capsys, engine: str) -> None:
     # exact-T pads the 11-move optimum to 29 moves; the plan returned visits no state twice
     code, data = run_json(capsys, "solve", SMALL, "--engine", engine, "--strategy", "fixed", "--max-moves", "29",

@@ -298,6 +298,8 @@ def test_one_character_moves_of_a_rules_file_are_spaced_so_they_read_back(capsys
     assert write_plan(model, result, "puzzleplan") == "1 2\n" and check_plan(model, result.plan.text()).valid
     code, out, _ = run_cli(capsys, "solve", tmp_path / "switches.yaml", "--plan-file", tmp_path / "s.plan")
     assert code == 0 and "plan:    1 2\n" in out and (tmp_path / "s.plan").read_text() == "1 2\n"
+    code, out, _ = run_cli(capsys, "solve", tmp_path / "switches.yaml", "--all-optimal")
+    assert code == 0 and "plan:    1 2\n" in out and "plan:    2 1\n" in out
     tiles = load(EXAMPLES / "tiles" / "small-2x3.yaml")
     assert " " not in solve(tiles).plan.text()   # a family with a reader of its own keeps its runs
 
