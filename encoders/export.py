@@ -51,6 +51,7 @@ def export(model: Any, to: str, output: str | Path, horizon: int | None = None, 
     from puzzleplan.encoders.certify import proof_options, with_goal
     out = Path(output)
     if to not in FORMULA_KINDS:
+        _check_kind(model, to)   # an unknown format is named before any other argument
         given = next((name for name, value in (("horizon", horizon), ("encoding", encoding), ("goal", goal))
                       if value is not None), None)
         if given is not None:
@@ -75,17 +76,23 @@ def export(model: Any, to: str, output: str | Path, horizon: int | None = None, 
     return [out]
 
 
-def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
-    """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
-    declares) writes into the folder `out`: a (domain, problem) pair as domain.pddl and
-    problem.pddl, or a mapping of file names to texts."""
-    from puzzleplan.encoders.pddl import GENERIC_EXPORTS, export_kinds, exporter, exporter_supports
+def _check_kind(model: Any, kind: str) -> None:
+    """ExportArgumentError naming the formats when `kind` is none of the model's."""
+    from puzzleplan.encoders.pddl import GENERIC_EXPORTS, export_kinds
     from puzzleplan.models.family import family_of
-    from puzzleplan.plans.core.files import write_bytes
     desc = family_of(model)   # None for a user's class: the generic exports only
     kinds = FORMULA_KINDS + (export_kinds(desc) if desc is not None else GENERIC_EXPORTS)
     if kind not in kinds:
         raise ExportArgumentError("to", f"expected one of {', '.join(dict.fromkeys(kinds))}, got {shorten(str(kind), 30)}")
+
+
+def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
+    """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
+    declares) writes into the folder `out`: a (domain, problem) pair as domain.pddl and
+    problem.pddl, or a mapping of file names to texts."""
+    from puzzleplan.encoders.pddl import exporter, exporter_supports
+    from puzzleplan.plans.core.files import write_bytes
+    _check_kind(model, kind)
     reason = exporter_supports(model, kind)
     if reason is not None:
         raise ExportArgumentError("to", reason)

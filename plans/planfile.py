@@ -68,14 +68,17 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
     from puzzleplan.plans.core.types import plan_moves
     try:
         given = plan_moves(moves)
-        moves = printed_moves(model, given if isinstance(given, str) else [str(m) for m in given])
-        report = check_plan(model, moves, "printed")
-    except IllegalMove as exc:
-        raise PlanFormatError(f"move {exc.args[0]} ({exc.args[1]!r}) is no legal move: {exc.args[2]}") from None
+        given = given if isinstance(given, str) else [str(m) for m in given]
+        report = check_plan(model, given, None if isinstance(given, str) else "printed")
+        if report.index is not None:
+            raise PlanFormatError(f"the plan is not one of this puzzle: {report.error}")
+        moves = printed_moves(model, given)
+    except IllegalMove as exc:   # the checker passed the plan: its translation to printed names did not
+        raise PlanFormatError(f"the plan is not one of this puzzle: move {exc.args[0]}: {exc.args[2]}") from None
+    except PlanFormatError:
+        raise
     except ValueError as exc:   # a Result without a plan; text that cannot be read
         raise PlanFormatError(str(exc)) from None
-    if report.index is not None:
-        raise PlanFormatError(f"the plan is not one of this puzzle: {report.error}")
     if fmt == "fd":
         return _fd_text(model, moves)
     if fmt == "lurd":

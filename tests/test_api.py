@@ -362,6 +362,7 @@ def test_export_names_its_parameters_and_the_command_line_its_flags(capsys, tmp_
         puzzleplan.export(model, "dimacs", tmp_path / "x.cnf")
     code, out, err = run_cli(capsys, "export", path, "--to", "dimacs", "-o", tmp_path / "x.cnf")
     assert code == 2 and err.strip() == "puzzleplan: error: --horizon: a dimacs export encodes one horizon; give --horizon T"
-    code, out, err = run_cli(capsys, "export", path, "--to", "PDDL", "-o", tmp_path / "out")
-    assert code == 2 and err.strip() == "puzzleplan: error: --to: expected one of dimacs, cpsat, pddl, got PDDL"
+    for extra in ([], ["--horizon", "3"]):   # the format is named before the arguments that go with it
+        code, out, err = run_cli(capsys, "export", path, "--to", "PDDL", "-o", tmp_path / "out", *extra)
+        assert code == 2 and err.strip() == "puzzleplan: error: --to: expected one of dimacs, cpsat, pddl, got PDDL"
     assert list(tmp_path.iterdir()) == []

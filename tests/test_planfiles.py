@@ -326,3 +326,11 @@ def test_write_plan_reads_plan_text_as_check_does_and_refuses_illegal_moves() ->
     tiles = solve(load(EXAMPLES / "tiles" / "small-2x3.yaml"))
     with pytest.raises(PlanFormatError, match=r"^the plan is not one of this puzzle: move 1 of 13 \('L'\)"):
         write_plan(load(SOKOBAN / "seed-004.yaml"), tiles, "lurd")
+    six = load(EXAMPLES / "tiles" / "small-2x3.yaml")
+    said = set()
+    for plan in ("LLLL", ["L", "L", "L", "L"]):   # text or moves: one wording
+        with pytest.raises(PlanFormatError) as raised:
+            write_plan(six, plan)
+        said.add(str(raised.value))
+    assert said == {"the plan is not one of this puzzle: move 3 of 4 ('L'): the blank at row 1, column 1 cannot "
+                    "move left (board edge)"}
