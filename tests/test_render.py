@@ -370,6 +370,9 @@ def test_a_tiles_plan_that_reads_in_one_notation_only_as_a_plan_is_checked_and_d
     text = "".join(moves)
     assert puzzleplan.check(model, text).valid
     assert [model.render(s) for s in replay(model, text).states] == replayed(model, moves)
+    (tmp_path / "lu.yaml").write_text("puzzle: tiles\nstart: |\n  U a b\n  L _ c\ngoal: |\n  _ a b\n  U L c\n")
+    lu = puzzleplan.load(tmp_path / "lu.yaml")   # LU: both readings are plans, and the same moves
+    assert puzzleplan.check(lu, "LU").valid and len(replay(lu, "LU").states) == 3
     six, moves = solved("tiles/seed-002-small.yaml")   # a plan written as the faces that slide, drawn
     grid = [list(row) for row in six.start_grid]    # as the blank's moves
     r, c = next((r, c) for r, row in enumerate(grid) for c, face in enumerate(row) if face == "_")

@@ -4,8 +4,8 @@ Moves: U D L R (the blank's direction, either case), the seed's digits 0 1 2 3 (
 left), or the face of the tile that slides into the blank. A plan is read in one notation
 throughout: the one notation in which every token is a move (directions, digits 0-3, or faces
 of this board, matched exactly). When the plan fits several (faces `d`, `1` or `U` on the
-board), the one reading that is a plan is taken (legal and reaching the goal, else legal);
-when several are, it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
+board), the one reading that is a plan is taken (legal and reaching the goal, else legal), or
+any of several that make the same moves; when several differ, it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
 "digits", "tiles", or "printed" for the engines' own U D L R) forces one. Text without
 separators is one move per character.
 """
@@ -39,15 +39,15 @@ def _notation(model: Any, tokens: list[str]) -> str:
     tests = {"blank": lambda t: t.upper() in _STEPS, "digits": lambda t: t in _DIGITS,
              "tiles": lambda t: t in faces}
     fits = [name for name, ok in tests.items() if all(ok(t) for t in tokens)]
-    if len(fits) > 1:   # the one reading that is a plan (legal, reaching the goal; else legal) is no guess
-        legal: dict[str, bool] = {}
+    if len(fits) > 1:   # the one reading that is a plan (legal, reaching the goal; else legal) is no
+        played: dict[str, tuple[bool, list[str]]] = {}   # guess, nor are readings that make the same moves
         for name in fits:
             try:
-                legal[name] = _play(model, tokens, name)[0]
+                played[name] = _play(model, tokens, name)
             except IllegalMove:
                 pass
-        for kept in ([name for name in legal if legal[name]], list(legal)):
-            if len(kept) == 1:
+        for kept in ([name for name in played if played[name][0]], list(played)):
+            if len(kept) == 1 or (kept and all(played[k][1] == played[kept[0]][1] for k in kept)):
                 return kept[0]
         raise PlanNotationError(f"the plan {clip(' '.join(tokens))!r} reads both as {' and as '.join(fits)} moves "
                                 f"on this board; give --notation {'|'.join(fits)}")
