@@ -39,7 +39,8 @@ def memory(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"expected MiB (e.g. 2048), a size such as 4G, or 'none', got {clip(text)!r}") from None
     held = resident_mb()
     if value is not None and value <= held:   # the limit is on this process's resident memory
-        raise argparse.ArgumentTypeError(f"expected more than the {held:.0f} MiB this process already holds, got {value}")
+        raise argparse.ArgumentTypeError(f"expected more than the {held:.0f} MiB this process already holds, "
+                                         f"got {clip(text)}")
     return value
 
 
