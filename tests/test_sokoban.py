@@ -240,6 +240,13 @@ def test_collection_sok_titles_and_errors(tmp_path: Path) -> None:
 ONE, TWO, THREE = "#####\n#@$.#\n#####\n", "######\n#@$ .#\n######\n", "#######\n#@$  .#\n#######\n"
 
 
+def test_a_title_naming_two_levels_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "twice.xsb"
+    path.write_text(f"; Alpha\n{ONE}\n; Alpha\n{TWO}")
+    with pytest.raises(ModelError, match=r"twice.xsb: the title 'alpha' names levels 1, 2; choose one by number"):
+        load_collection(path, "alpha")
+
+
 @pytest.mark.parametrize("text, titles", [
     (f"; Alpha\n{ONE}\n; Beta\n{TWO}\n; (c) 2024 somebody\n", ["Alpha", "Beta"]),   # a trailing line shifts nothing
     (f"{ONE}\n; Beta\n{TWO}\n; Gamma\n{THREE}", ["", "Beta", "Gamma"]),               # an untitled first level
@@ -250,6 +257,10 @@ ONE, TWO, THREE = "#####\n#@$.#\n#####\n", "######\n#@$ .#\n######\n", "#######\
     (f"{ONE}; Alpha\n{TWO}; Beta\n", ["Alpha", "Beta"]),                  # each title right under its level
     (f"#### Microban ####\n\n; 1\n{ONE}\n; 2\n{TWO}", ["1", "2"]),           # a banner of walls is no level
     (f"#1\n{ONE}\n#2\n{TWO}", ["#1", "#2"]),                                # `#1` titles, not run lengths
+    (f"; Easy\n\n{ONE}\n; Harder\n\n{TWO}\n; Hardest\n\n{THREE}\n; end\n", ["Easy", "Harder", "Hardest"]),
+    (f"; Easy\n\n{ONE}\n; Harder\n\n{TWO}\n; Copyright 2020 me\n", ["Easy", "Harder"]),   # a footer
+    (f"; My collection\n\n{ONE}\n; Level A\n\n{TWO}\n; Level B\n", ["Level A", "Level B"]),   # a header
+    (f"Title: Alpha\n{ONE}\nTitle: Beta\n{TWO}", ["Alpha", "Beta"]),       # Title: lines above their levels
 ])
 def test_collection_titles_name_the_level_they_belong_to(tmp_path: Path, text: str, titles: list) -> None:
     from puzzleplan.models.sokoban.notation import read_collection

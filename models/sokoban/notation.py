@@ -358,8 +358,10 @@ def _comments(paragraph: _Paragraph) -> list[str]:
 
 
 def _explicit(after: list[_Paragraph]) -> str:
-    """A `Title:` line after the level (.sok's convention)."""
-    return next((t for p in after for kind, t in p.items if kind == "title"), "")
+    """A `Title:` line after the level (.sok's convention), not one of a paragraph that touches
+    only the next level (that one names the level it stands on)."""
+    return next((t for p in after if p.after_board or not p.before_board
+                 for kind, t in p.items if kind == "title"), "")
 
 
 def _touching(above: list[_Paragraph], below: list[_Paragraph], down: bool) -> str:
@@ -376,12 +378,25 @@ def _touching(above: list[_Paragraph], below: list[_Paragraph], down: bool) -> s
 
 
 def _titles_above(gaps: list[list[_Paragraph]], n: int) -> bool:
-    """Whether, where nothing touches, a level's title stands above it."""
+    """Whether, where nothing touches, a level's title stands above it: so when the file opens
+    with text and does not end with any; when it does both, as numbered titles fit better, else
+    above when its last words are a footer (`; end`, a copyright line), below when its first
+    are a header (a collection's name, author, copyright) standing alone."""
     head, tail = bool(gaps[0]), bool(gaps[n])
     if head != tail:
         return head
     fits = [sum(_by_layout(gaps, i, above).strip() == str(i + 1) for i in range(n)) for above in (True, False)]
-    return fits[0] > fits[1]
+    if fits[0] != fits[1] or not head:
+        return fits[0] > fits[1]
+    last = [t for p in gaps[n] for t in _comments(p)]
+    if last and _FOOTER.match(last[-1]):
+        return True
+    first = [t for p in gaps[0] for t in _comments(p)]
+    return not (len(gaps[0]) == 1 and first and _HEADER.search(first[0]))
+
+
+_FOOTER = re.compile(r"(the\s+)?end\b|copyright\b|\(c\)|©", re.IGNORECASE)
+_HEADER = re.compile(r"\b(collection|copyright|author|levels|set)\b|\(c\)|©", re.IGNORECASE)
 
 
 def _by_layout(gaps: list[list[_Paragraph]], i: int, above: bool) -> str:
@@ -446,9 +461,12 @@ def _pick(path: Path, entries: list[_Entry], level: str | int | None) -> int:
         if not 1 <= number <= count:
             raise ModelError(f"{path}: level {quote(text, 16)}: expected a number from 1 to {count}")
         return number - 1
-    for i, entry in enumerate(entries):
-        if entry.title.strip().lower() == text.lower():
-            return i
+    matching = [i for i, entry in enumerate(entries) if entry.title.strip().lower() == text.lower()]
+    if len(matching) > 1:
+        numbers = ", ".join(str(i + 1) for i in matching[:8]) + (", ..." if len(matching) > 8 else "")
+        raise ModelError(f"{path}: the title {quote(text)} names levels {numbers}; choose one by number")
+    if matching:
+        return matching[0]
     titles = ", ".join(quote(e.title, 24) for e in entries[:8] if e.title) or "none"
     raise ModelError(f"{path}: no level titled {quote(text)}; titles: {titles}{', ...' if count > 8 else ''}")
 
