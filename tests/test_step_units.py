@@ -128,3 +128,14 @@ def test_compare_asks_push_encodings_at_the_push_optimum(capsys):
     # also the move optimum; on other levels they need not be)
     assert by_name["sas-seq"]["horizon"] == load(SOK / "l-room.yaml").expect["optimal_moves"]
     assert by_name["sas-seq"]["result"] == "sat"
+
+
+@pytest.mark.parametrize("engine", ["bfs", "astar", "idastar", "dfs", "push"])
+def test_a_push_cap_is_said_in_pushes_by_every_engine(engine):
+    """Under pushes the cap bounds pushes: the generic engines said `no plan within 7 moves`,
+    and idastar gave its bound as moves."""
+    pushes = native_pushes("around.yaml")
+    result = solve(pushes_model("around.yaml"), engine, Request(max_moves=pushes - 1))
+    assert result.status is Status.NO_PLAN_WITHIN_CAP
+    assert (result.message or "").startswith(f"no plan within {pushes - 1} push"), result.message
+    assert "move" not in (result.message or "")

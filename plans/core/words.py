@@ -24,6 +24,14 @@ def bound_words(model: object, bound: int) -> str:
     return f"every plan needs at least {metric_count(getattr(model, 'metric', 'moves'), bound)}"
 
 
+def cap_words(model: object, cap: int) -> str:
+    """A cap in the model's metric: '7 pushes', '24 moves', or 'a cost of 13' with action costs."""
+    metric = getattr(model, "metric", "moves")
+    if metric != "pushes" and getattr(model, "unit_cost", True) is False:
+        return f"a cost of {cap}"
+    return metric_count(metric, cap)
+
+
 def clip(text: object, limit: int = 40) -> str:
     """At most `limit` characters of a user's text, for error messages (never echo whole values)."""
     text = str(text)

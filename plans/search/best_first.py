@@ -22,7 +22,7 @@ from typing import Any, Callable
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model, State
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import all_explored, count
+from puzzleplan.plans.core.words import all_explored, cap_words
 from puzzleplan.plans.search.common import POLL_EVERY, finish, trace_back
 
 
@@ -91,6 +91,6 @@ def best_first(model: Model, request: Request, ctx: SearchContext, order: Orderi
     if pruned_by_cap:
         assert cap is not None
         return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
-                      message=f"no plan within {count(cap, 'move')}")
+                      message=f"no plan within {cap_words(model, cap)}")
     return finish(ctx, engine, model, Status.UNSOLVABLE,
                   message=all_explored(len(g_of)))

@@ -12,7 +12,7 @@ import numpy as np
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Action, Model, PackedSpace, State
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import all_explored, count
+from puzzleplan.plans.core.words import all_explored, cap_words
 from puzzleplan.plans.search.breadth_first import CAPPED, STOPPED, Stop, sweep
 from puzzleplan.plans.search.common import finish, trace_back, unit_cost_reason
 from puzzleplan.plans.search.layered import Layer, next_layer, packed_space, trace, worker_pool
@@ -89,7 +89,7 @@ def run_packed(model: Model, space: PackedSpace, request: Request, ctx: SearchCo
 
 def _over_cap(ctx: SearchContext, model: Model, cap: int, depth: int, engine: str = "bfs") -> Result:
     return finish(ctx, engine, model, Status.NO_PLAN_WITHIN_CAP, lower_bound=depth + 1,
-                  message=f"no plan within {count(cap, 'move')}")
+                  message=f"no plan within {cap_words(model, cap)}")
 
 
 def _exhausted(ctx: SearchContext, model: Model, engine: str = "bfs") -> Result:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Action, Model
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import all_explored, count
+from puzzleplan.plans.core.words import all_explored, cap_words, count
 from puzzleplan.plans.search.common import POLL_EVERY, finish, unit_cost_reason
 from puzzleplan.plans.search.depth_first import GenericDepthFirst, searcher_for
 
@@ -60,7 +60,7 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
     if actions is not None:
         return finish(ctx, "dfs", model, Status.SOLVED, actions)
     return finish(ctx, "dfs", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=cap + 1,
-                  message=f"no plan within {count(cap, 'move')} (bounded search exhausted)")
+                  message=f"no plan within {cap_words(model, cap)} (bounded search exhausted)")
 
 
 def _graph_dfs(model: Model, ctx: SearchContext) -> Result:

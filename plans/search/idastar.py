@@ -6,7 +6,7 @@ from __future__ import annotations
 from puzzleplan.plans.core.context import SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.types import Request, Result, Status
-from puzzleplan.plans.core.words import count
+from puzzleplan.plans.core.words import bound_words, cap_words
 from puzzleplan.plans.search.common import finish, unit_cost_reason
 from puzzleplan.plans.search.depth_first import searcher_for
 
@@ -26,7 +26,7 @@ def run(model: Model, request: Request, ctx: SearchContext) -> Result:
         ctx.lower_bound = bound
         if cap is not None and bound > cap:
             return finish(ctx, "idastar", model, Status.NO_PLAN_WITHIN_CAP, lower_bound=bound,
-                          message=f"no plan within {count(cap, 'move')}: every plan needs at least {count(bound, 'move')}")
+                          message=f"no plan within {cap_words(model, cap)}: {bound_words(model, bound)}")
         ctx.phase = "idastar"   # the display shows the bound (ctx.lower_bound)
         ctx.stats.depth = bound
         ctx.stats.extra["iterations"] += 1
