@@ -63,7 +63,8 @@ class OptimalPlans:
         """Lines for the command line."""
         if self.status is not Status.OPTIMAL:
             return f"status:  {self.status.value}" + (f": {self.message}" if self.message else "")
-        lines = [f"status:  optimal: {counted(self.count, 'optimal plan')} of {metric_count(self.metric, self.length)}, "
+        what = "push-optimal push sequence" if self.metric == "pushes" else "optimal plan"   # each walked shortest
+        lines = [f"status:  optimal: {counted(self.count, what)} of {metric_count(self.metric, self.length)}, "
                  f"ending in {counted(self.goal_states, 'goal state')}"]
         if self.plans is not None:
             shown = len(self.plans)

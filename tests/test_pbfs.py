@@ -346,7 +346,7 @@ def test_all_optimal_counts_in_the_metric_s_unit_and_every_expansion() -> None:
     model = load(EXAMPLES / "sokoban" / "seed-004.yaml", {"metric": "pushes"})
     result = all_optimal_plans(model)
     assert result.length == 4 and result.count == 4 and result.as_dict()["unit"] == "pushes"
-    assert "4 optimal plans of 4 pushes" in result.text()
+    assert "4 push-optimal push sequences of 4 pushes" in result.text()   # each walked shortest
     assert sorted(len(plan) for plan in result.plans) == [9, 11, 11, 13]
     for listed in (result, all_optimal_plans(model, count_only=True)):
         assert 0 < listed.stats.nodes <= listed.stats.generated
