@@ -38,17 +38,29 @@ class PlanFormatError(ValueError):
 
 # -- writing -------------------------------------------------------------------------------------
 def supports(model: Any, fmt: str) -> str | None:
-    """None when a plan of `model` can be written in `fmt`, else why not (checked before a search)."""
+    """None when a plan of `model` can be written in `fmt`, else why not, naming the formats
+    that fit (checked before a search)."""
     if fmt not in FORMATS:
         return f"expected one of {', '.join(FORMATS)}, got {fmt!r}"
+    reason = _unfit(model, fmt)
+    if reason is None:
+        return None
+    fitting = [f for f in FORMATS if _unfit(model, f) is None]
+    return f"{reason} (use {', '.join(fitting[:-1])} or {fitting[-1]})" if len(fitting) > 1 else \
+        f"{reason} (use {fitting[0]})"
+
+
+def _unfit(model: Any, fmt: str) -> str | None:
+    """Why `fmt` cannot hold a plan of `model`, or None."""
+    family = getattr(model, "family", "?")
     if fmt == "lurd" and not writes_lurd(model):
-        return f"lurd is Sokoban's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
-    if fmt == "digits" and getattr(model, "family", None) not in DIGIT_FAMILIES:
-        return f"digits is the sliding tiles' notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
-    if fmt in RUSH_HOUR_FORMATS and getattr(model, "family", None) != "rush-hour":
-        return f"{fmt} is a Rush Hour seed's notation, not {getattr(model, 'family', '?')}'s (use puzzleplan or fd)"
+        return f"lurd is Sokoban's notation, not {family}'s"
+    if fmt == "digits" and family not in DIGIT_FAMILIES:
+        return f"digits is the sliding tiles' notation, not {family}'s"
+    if fmt in RUSH_HOUR_FORMATS and family != "rush-hour":
+        return f"{fmt} is a Rush Hour seed's notation, not {family}'s"
     if fmt == "cells" and getattr(model, "metric", "step") != "step":
-        return "cells writes Bird's single-cell moves, so a slide plan would read back longer (use seed-003)"
+        return "cells writes Bird's single-cell moves, so a slide plan would read back longer"
     if fmt == "fd":
         from puzzleplan.encoders.pddl import exporter_supports
         reason = exporter_supports(model, "pddl")
