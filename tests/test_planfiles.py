@@ -334,3 +334,11 @@ def test_write_plan_reads_plan_text_as_check_does_and_refuses_illegal_moves() ->
         said.add(str(raised.value))
     assert said == {"the plan is not one of this puzzle: move 3 of 4 ('L'): the blank at row 1, column 1 cannot "
                     "move left (board edge)"}
+
+
+def test_a_format_that_does_not_fit_names_those_that_do() -> None:
+    from puzzleplan.plans.planfile import supports
+    assert supports(load(SOKOBAN / "seed-004.yaml"), "digits").endswith("(use puzzleplan, fd or lurd)")
+    assert supports(load(EXAMPLES / "rush-hour" / "walls.yaml", {"metric": "slide"}), "cells").endswith(
+        "(use puzzleplan, fd or seed-003)")
+    assert supports(load(EXAMPLES / "tiles" / "small-2x3.yaml"), "digits") is None
