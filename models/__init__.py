@@ -65,7 +65,12 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None, level: str |
     if level is not None:
         suffixes = sorted({s for d in families().values() for s in d.collections})
         raise ModelError(f"{path}: --level is for level collections ({', '.join(suffixes)} files)")
-    doc = read_document(path)
+    try:
+        doc = read_document(path)
+    except ModelError:
+        if _holds_xsb(path):
+            raise ModelError(f"{path}:1: the file holds XSB levels, not a YAML puzzle; name it .xsb or .sok") from None
+        raise
     doc.override(overrides or {})
     model = from_document(doc)
     if not getattr(model, "name", "x") and isinstance(model, ModelBase):   # unnamed: called by its file, as a level is
@@ -136,6 +141,19 @@ def _database_lines(text: str, source: str, overrides: dict[str, Any] | None, le
     if len(text) > MAX_COLLECTION_BYTES or not claims_text(text):
         return None
     return _sealed(load_collection(source, level, overrides, text=text))
+
+
+def _holds_xsb(path: str | Path) -> bool:
+    """Whether a file that failed as YAML and has no `puzzle:` key holds XSB levels (YAML reads
+    their rows as comments)."""
+    from puzzleplan.models.document import MAX_COLLECTION_BYTES
+    from puzzleplan.models.sokoban.notation import read_collection
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_COLLECTION_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return not _PUZZLE_KEY.search(text) and bool(read_collection(text))   # a YAML puzzle's own error stands
 
 
 def _xsb_levels(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:

@@ -198,3 +198,13 @@ def test_solve_notes_a_proof_that_contradicts_the_file_s_expect(capsys, monkeypa
                            f"this search proved {moves}")
     _stdin(monkeypatch, line + "\n")
     assert run_cli(capsys, "solve", "-")[2] == ""      # agreeing: no note
+
+
+def test_xsb_levels_in_a_file_without_their_suffix_are_named_so(capsys, tmp_path) -> None:
+    (tmp_path / "level").write_text("#####\n#@$.#\n#####\n")
+    code, out, err = run_cli(capsys, "solve", tmp_path / "level")
+    assert code == 2 and out == "" and err.strip().endswith(
+        "level:1: the file holds XSB levels, not a YAML puzzle; name it .xsb or .sok")
+    (tmp_path / "broken.yaml").write_text("puzzle: sokoban\nlevel: |\n  #####\n  #@$.#\n  #####\nmetric: [x\n")
+    code, out, err = run_cli(capsys, "solve", tmp_path / "broken.yaml")
+    assert code == 2 and "YAML syntax error" in err   # a YAML puzzle's own error stands
