@@ -94,7 +94,7 @@ class Document:
 
     def __init__(self, source: str, data: dict[str, Any], key_lines: dict[str, int],
                  value_lines: dict[str, int], raw: dict[str, str] | None = None,
-                 node: yaml.Node | None = None) -> None:
+                 node: yaml.Node | None = None, text: str | None = None) -> None:
         self.source = source
         self.data = data
         self._key_lines = key_lines
@@ -102,6 +102,7 @@ class Document:
         # the source text of top-level plain scalars that YAML read as a number or boolean
         self._raw: dict[str, str] = dict(raw or {})
         self.node = node   # the parsed YAML tree, for the lines of nested fields (None: not parsed here)
+        self._lines = text.split("\n") if text is not None else []   # the source, for what YAML dropped
 
     def override(self, values: dict[str, Any]) -> None:
         """Replace top-level fields (from the command line): they count as written that way."""
@@ -125,6 +126,20 @@ class Document:
                                                   and value_node.style in ("|", ">")):
                     return min(first + offset, value_node.end_mark.line + 1)
         return first + offset
+
+    def lines_read_as_comments(self, key: str) -> list[tuple[int, str]]:
+        """(file line, text) of the indented `#` lines right after `key`'s block scalar: YAML
+        takes them for comments, which a board's rows indented less than its first row become."""
+        for key_node, value_node in (self.node.value if self.node is not None else ()):
+            if key_node.value == key and isinstance(value_node, yaml.ScalarNode) and value_node.style in ("|", ">"):
+                out = []
+                for number in range(value_node.end_mark.line, len(self._lines)):
+                    text = self._lines[number]
+                    if not (text[:1] in (" ", "\t") and text.lstrip().startswith("#")):
+                        break
+                    out.append((number + 1, text))
+                return out
+        return []
 
     def error(self, key: str | None, expected: str, line: int | None = None) -> ModelError:
         where = f"{self.source}:{line if line is not None else self.line(key)}"
@@ -456,7 +471,7 @@ def parse_document(text: str, source: str) -> Document:
         value_lines[key] = _value_line(value_node)
         if isinstance(value_node, yaml.ScalarNode) and value_node.tag in (INT, FLOAT, BOOL):
             raw[key] = value_node.value
-    return Document(source, data, key_lines, value_lines, raw, node)
+    return Document(source, data, key_lines, value_lines, raw, node, text)
 
 
 def read_text(path: str | Path, expected: str = "a puzzle file", limit: int = MAX_FILE_BYTES,

@@ -514,3 +514,16 @@ def test_the_moves_metric_says_the_pushes_are_as_found(capsys) -> None:
     from helpers import run_cli
     code, out, _ = run_cli(capsys, "solve", SOK / "seed-004.yaml")
     assert code == 0 and "status:  optimal: 9 moves, 4 pushes (pushes not minimised), proved optimal" in out
+
+
+def test_level_rows_indented_less_than_the_first_are_named_not_lost(tmp_path: Path) -> None:
+    """YAML sets a block's indentation by its first row: rows indented less, starting with `#`,
+    become comments, and the level lost them (`no player`)."""
+    from puzzleplan.models import load
+    path = tmp_path / "y.yaml"
+    path.write_text("puzzle: sokoban\nlevel: |\n   ####\n  ##  #\n  #@$.#\n  #####\n")
+    with pytest.raises(ModelError, match=r"y.yaml:4: field 'level': the rows on lines 4-6 are indented less than "
+                                         r"the level's first row, so YAML read them as comments"):
+        load(path)
+    path.write_text("puzzle: sokoban\nlevel: |2\n   ####\n  ##  #\n  #@$.#\n  #####\n")
+    assert load(path).start_boxes

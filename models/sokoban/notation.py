@@ -177,7 +177,16 @@ def _level_rows(doc: Document, key: str) -> tuple[list[str], int]:
     if not isinstance(text, str):
         raise doc.error(key, f"expected the level as rows of XSB characters (write `{key}: |` and the rows "
                              "below it, indented)")
+    cut = [(line, row) for line, row in doc.lines_read_as_comments(key) if set(row.strip()) <= set(_XSB_ROW)]
+    if cut:
+        lines = f"line {cut[0][0]}" if len(cut) == 1 else f"lines {cut[0][0]}-{cut[-1][0]}"
+        raise doc.error(key, f"the rows on {lines} are indented less than the level's first row, so YAML read "
+                             f"them as comments; indent every row at least as far as the first (or write "
+                             f"`{key}: |2` for rows indented by 2)", line=cut[0][0])
     return split_rows(text)
+
+
+_XSB_ROW = "#$.@+* -_"   # what a board row may hold (`#` rows indented less read as comments)
 
 
 def _from_seed_004(doc: Document, key: str, rows: list[str], first: int) -> list[str]:
