@@ -585,3 +585,22 @@ def test_a_task_without_variables_exports_valid_pddl(capsys, tmp_path: Path) -> 
     assert code == 0, err
     assert "(:constants" not in (tmp_path / "out" / "domain.pddl").read_text()
     PDDLReader().parse_problem(str(tmp_path / "out" / "domain.pddl"), str(tmp_path / "out" / "problem.pddl"))
+
+
+def test_a_stopped_substitution_leaves_no_memo_for_the_next_one() -> None:
+    """unified-planning's substituter memoizes by expression alone for one walk and forgets at
+    its end: a walk stopped midway kept its results, and the next grounding took `(at ?r)` of
+    one substitution for another's (a wrong precondition, about one load in two under a 0.1 ms
+    poll). Its memo is emptied with the walkers' stacks."""
+    from unified_planning.environment import get_environment
+    from unified_planning.shortcuts import BoolType, Fluent, Object, UserType
+    from puzzleplan.models.pddl.source import _empty_walkers
+    room = UserType("room")
+    at = Fluent("at", BoolType(), r=room)
+    env = get_environment()
+    a, b = Object("a", room), Object("b", room)
+    substituter = env.substituter
+    stale = env.expression_manager.FluentExp(at, [env.expression_manager.ObjectExp(a)])
+    substituter.memoization[stale] = env.expression_manager.FluentExp(at, [env.expression_manager.ObjectExp(b)])
+    _empty_walkers()
+    assert substituter.invalidate_memoization and substituter.memoization == {}

@@ -102,9 +102,11 @@ def counter_from_zero(text: str) -> str:
 
 def stoppable(work: Callable[[], T]) -> T:
     """A call into unified-planning that the run's limits stop (checkpoints.polled). A call so
-    stopped leaves its shared walkers mid-walk (their stacks hold the interrupted walk, and the
-    next grounding in this process met it as a KeyError): whatever ends the call, they are
-    emptied."""
+    stopped leaves its shared walkers mid-walk: their stacks hold the interrupted walk (the next
+    grounding in this process met it as a KeyError), and a walker whose memo lasts one walk
+    (the substituter: keyed by expression alone, not by the substitution) keeps the interrupted
+    walk's results, which the next grounding took for its own (a wrong precondition). Whatever
+    ends the call, both are emptied."""
     from puzzleplan.models.task.checkpoints import polled
     try:
         return polled(work)
@@ -119,6 +121,9 @@ def _empty_walkers() -> None:
         stack = getattr(part, "stack", None)
         if isinstance(stack, list):
             stack.clear()
+        memo = getattr(part, "memoization", None)
+        if getattr(part, "invalidate_memoization", False) and isinstance(memo, dict):
+            memo.clear()
 
 
 def _check_domain_names(domain: Source, problem: Source) -> None:
