@@ -92,7 +92,7 @@ def printed_moves(model: Any, plan: str | Sequence[str]) -> list[str]:
     desc = family_of(model)
     if not isinstance(plan, str) or desc is None or desc.checker is None:
         return tokens
-    printed = getattr(importlib.import_module(desc.checker.partition(":")[0]), "printed", None)
+    printed = _beside(desc.checker, "printed")
     return tokens if printed is None else printed(model, tokens)
 
 
@@ -161,9 +161,14 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
 
 def _unmet(model: Any, desc: Any, tokens: list[str]) -> str:
     """What the family's checker says is missing at the end (its module's `unmet`), or ""."""
-    import importlib
-    said = getattr(importlib.import_module(desc.checker.partition(":")[0]), "unmet", None)
+    said = _beside(desc.checker, "unmet")
     return said(model, tokens) if said is not None else ""
+
+
+def _beside(spec: str, name: str) -> Any:
+    """The function `name` of the module a descriptor's "module:function" `spec` names, or None
+    (a checker's `unmet` and `printed`, a tokens module's `reads`: optional companions)."""
+    return getattr(importlib.import_module(spec.partition(":")[0]), name, None)
 
 
 def _unit(model: Any) -> str:
@@ -176,7 +181,7 @@ def _unit(model: Any) -> str:
 def _reads_own_notation(desc: Any, text: str) -> bool:
     """Whether the family's tokens module claims `text` (its `reads`, where it has one): a
     notation of its own starting with `(`, which would otherwise be taken for Fast Downward's."""
-    reads = getattr(importlib.import_module(desc.tokens.split(":")[0]), "reads", None)
+    reads = _beside(desc.tokens, "reads")
     return bool(reads is not None and reads(text))
 
 
