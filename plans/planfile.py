@@ -69,28 +69,26 @@ def _unfit(model: Any, fmt: str) -> str | None:
     return None
 
 
-def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan") -> str:
+def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan", notation: str | None = None) -> str:
     """The text of a plan file holding `moves` (move names as the engines print them, plan text
-    as `check` reads it, a Plan, or a Result holding one) in `fmt`. PlanFormatError when the
-    format does not fit the model, or a move is not legal where the plan makes it."""
+    as `check` reads it, in `notation` where given, a Plan, or a Result holding one) in `fmt`.
+    PlanFormatError when the format does not fit the model, or a move is not legal where the
+    plan makes it."""
     reason = supports(model, fmt)
     if reason is not None:
         raise PlanFormatError(reason)
-    from puzzleplan.plans.check import IllegalMove, check_plan, printed_moves
+    from puzzleplan.plans.check import IllegalMove, checked_moves
     from puzzleplan.plans.core.types import plan_moves
     try:
         given = plan_moves(moves)
         given = given if isinstance(given, str) else [str(m) for m in given]
-        report = check_plan(model, given, None if isinstance(given, str) else "printed")
-        if report.index is not None:
-            raise PlanFormatError(f"the plan is not one of this puzzle: {report.error}")
-        moves = printed_moves(model, given)
+        report, moves = checked_moves(model, given, notation or (None if isinstance(given, str) else "printed"))
     except IllegalMove as exc:   # the checker passed the plan: its translation to printed names did not
         raise PlanFormatError(f"the plan is not one of this puzzle: move {exc.args[0]}: {exc.args[2]}") from None
-    except PlanFormatError:
-        raise
     except ValueError as exc:   # a Result without a plan; text that cannot be read
         raise PlanFormatError(str(exc)) from None
+    if report.index is not None:
+        raise PlanFormatError(f"the plan is not one of this puzzle: {report.error}")
     if fmt == "fd":
         return _fd_text(model, moves)
     if fmt == "lurd":

@@ -353,6 +353,33 @@ def test_a_plan_file_check_reads_is_drawn_move_for_move(path: str, fmt: str) -> 
     assert [model.render(s) for s in drawn.states] == replayed(model, moves)
 
 
+# `u` is the blank's direction up and the face of the tile left of the blank: two legal plans
+TWO_READINGS = "puzzle: tiles\nstart: |\n  d r\n  u _\ngoal: |\n  _ d\n  r u\n"
+
+
+def test_a_plan_of_two_readings_is_drawn_and_written_in_the_notation_asked(tmp_path: Path, capsys) -> None:
+    from puzzleplan.plans.check import PlanNotationError
+    model = puzzleplan.loads(TWO_READINGS)
+    with pytest.raises(PlanNotationError, match="reads both as blank and as tiles"):
+        render(model, "u", frame=1)
+    blank, tiles = (render(model, "u", frame=1, notation=n) for n in ("blank", "tiles"))
+    assert blank != tiles and blank == render(model, ["U"], frame=1) and tiles == render(model, ["L"], frame=1)
+    assert puzzleplan.write_plan(model, "u", notation="tiles").split()[-1] == "L"
+    with pytest.raises(RenderError, match="expected blank, digits or tiles"):
+        render(model, "u", notation="faces")
+    puzzle = tmp_path / "two.yaml"
+    puzzle.write_text(TWO_READINGS)
+    (tmp_path / "u.plan").write_text("u\n")
+    out = tmp_path / "u.svg"
+    code, _, err = run_cli(capsys, "render", puzzle, "--plan", f"@{tmp_path / 'u.plan'}", "-o", out)
+    assert code == 2 and err.strip().endswith("u.plan: the plan 'u' reads both as blank and as tiles moves on this "
+                                              "board; give --notation blank|tiles") and not out.exists()
+    code, _, _ = run_cli(capsys, "render", puzzle, "--plan", "u", "--notation", "tiles", "--frame", "1", "-o", out)
+    assert code == 0 and out.read_text() == render(puzzleplan.load(puzzle), "u", frame=1, notation="tiles")
+    code, _, err = run_cli(capsys, "render", EXAMPLES / "rush-hour" / "walls.yaml", "--notation", "tiles", "-o", out)
+    assert code == 2 and "--notation tiles: it chooses how a tiles plan is read" in err
+
+
 def test_a_sokoban_plan_with_a_label_and_commas_is_drawn_move_for_move() -> None:
     from puzzleplan.plans.render.frames import replay
     model, moves = solved("sokoban/seed-004.yaml")

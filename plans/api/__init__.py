@@ -19,7 +19,7 @@ What `import puzzleplan` gives:
            fresh_bound=False, **limit keywords) -> Verification
                                                 the optimum, proved by SAT and CP-SAT certificates
     check(model, plan, notation=None) -> CheckReport   the independent checker
-    render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0) -> str | bytes
+    render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0, notation=None) -> str | bytes
     render_file(model, path, plan=None, to=None, ...) -> Rendering
                                                 a picture (svg, png) or a plan's animation
                                                 (svg, gif, an html player); plans/render
@@ -28,8 +28,8 @@ What `import puzzleplan` gives:
                                                 start, a result its plan's player, and
                                                 result.animate() gives that player's HTML page
     explore(model, workers=1, limits=None, **limit keywords) -> Exploration
-    write_plan(model, plan, fmt="puzzleplan") -> str    a plan file's text (plan: moves, a Plan or a
-                                                Result): puzzleplan, fd (Fast Downward's plan), lurd
+    write_plan(model, plan, fmt="puzzleplan", notation=None) -> str   a plan file's text (plan: text,
+                                                moves, a Plan or a Result): puzzleplan, fd (Fast Downward's plan), lurd
                                                 (Sokoban), digits (tiles), seed-003 or cells (Rush Hour)
     compare(model, horizon=None, encodings=None, solvers=("cadical195", "glucose4"), repeat=1, goal=None,
             workers=None, limits=None, **limit keywords) -> list[Trial]

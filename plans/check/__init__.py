@@ -22,7 +22,7 @@ from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_se
 from puzzleplan.plans.check.plan_text import is_fd_text, read_lurd, strip_comments, writes_lurd
 from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
-__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "plan_tokens", "printed_moves", "read_plan_argument", "reads_runs",
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "checked_moves", "plan_tokens", "read_plan_argument", "reads_runs",
            "split_plan", "states_by_move_names"]
 
 @dataclass(frozen=True)
@@ -84,16 +84,21 @@ def read_plan_argument(arg: str) -> str:
     return arg
 
 
-def printed_moves(model: Any, plan: str | Sequence[str]) -> list[str]:
-    """`plan` (text, or move strings) as the moves the engines print: read as `check_plan`
-    reads it, then translated where the family's checker module offers `printed` (Rush Hour's
-    seed notations). IllegalMove where that translation meets an illegal move."""
+def checked_moves(model: Any, plan: str | Sequence[str], notation: str | None = None) -> tuple[CheckReport, list[str]]:
+    """`plan` checked as `check_plan` checks it, read once, and when every move is legal the
+    moves as the engines print them (translated where the family's checker module offers
+    `printed`: Rush Hour's seed notations, tiles' digits and faces; [] after an illegal move).
+    What pictures and plan files are made from. IllegalMove where that translation meets an
+    illegal move the replay passed (a disagreement, never drawn or written)."""
     tokens = plan_tokens(model, plan)
+    report = _checked(model, tokens, notation)
+    if report.index is not None:
+        return report, []
     desc = family_of(model)
-    if not isinstance(plan, str) or desc is None or desc.checker is None:
-        return tokens
+    if notation == "printed" or desc is None or desc.checker is None:
+        return report, tokens
     printed = _beside(desc.checker, "printed")
-    return tokens if printed is None else printed(model, tokens)
+    return report, tokens if printed is None else printed(model, tokens, notation)
 
 
 def reads_runs(model: Any) -> bool:
@@ -135,10 +140,14 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
     PlanNotationError when text cannot be read unambiguously.
     """
+    return _checked(model, plan_tokens(model, plan), notation)
+
+
+def _checked(model: Any, tokens: list[str], notation: str | None) -> CheckReport:
+    """The verdict on the moves `tokens` (a plan as `plan_tokens` read it)."""
     desc = family_of(model)
     own = desc is not None and desc.checker is not None
     replay = resolve(desc.checker) if own else _replay_with_model
-    tokens = plan_tokens(model, plan)
     try:
         reached, cost = replay(model, tokens, notation)
     except IllegalMove as exc:

@@ -65,9 +65,10 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     return _play(model, tokens)[0], len(tokens)
 
 
-def printed(model: Any, tokens: list[str]) -> list[str]:
+def printed(model: Any, tokens: list[str], notation: str | None = None) -> list[str]:
     """The moves as the engines print them (`NAME+D`), from any notation `tokens` reads (for
-    pictures of a plan written in a seed's notation); IllegalMove as the replay raises it."""
+    pictures of a plan written in a seed's notation; Rush Hour has no `notation` to choose);
+    IllegalMove as the replay raises it."""
     return [f"{name}{sign}{dist}" for name, sign, dist in _play(model, tokens)[1]]
 
 

@@ -63,10 +63,11 @@ def replay(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, i
     return _play(model, tokens, notation)[0], len(tokens)
 
 
-def printed(model: Any, tokens: list[str]) -> list[str]:
-    """The moves as the engines print them (the blank's U D L R), from any notation the plan is
-    read in (for pictures of a plan of digits or faces); IllegalMove as the replay raises it."""
-    return _play(model, tokens, None)[1]
+def printed(model: Any, tokens: list[str], notation: str | None = None) -> list[str]:
+    """The moves as the engines print them (the blank's U D L R), from the notation the plan is
+    read in (`notation`, else the one `replay` finds: for pictures of a plan of digits or faces);
+    IllegalMove as the replay raises it."""
+    return _play(model, tokens, notation)[1]
 
 
 def _play(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, list[str]]:

@@ -5,10 +5,11 @@ import argparse
 import sys
 from typing import Any
 
-from puzzleplan.plans.check import PlanNotationError, check_plan, read_plan_argument
+from puzzleplan.plans.check import check_plan, read_plan_argument
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_NEGATIVE, EXIT_OK, InputError, describe, limits_of,
                                          load_model, note_cold_kernels, partition_groups, pattern_databases, progress_for,
-                                         quiet, check_writable, command_context, shown_name, write_atomically)
+                                         plan_file_named, plan_notation, quiet, check_writable, command_context, shown_name,
+                                         write_atomically)
 from puzzleplan.plans.cli.output import print_exploration, print_json, print_result
 from puzzleplan.plans.core.types import Request, Status
 from puzzleplan.plans.core.words import clip, clip_path
@@ -254,19 +255,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.file == "-" and args.plan == "@-":
         raise InputError("the puzzle and the plan cannot both come from standard input (give one as a file)")
     model = load_model(args)
-    if args.notation is not None and model.family != "tiles":
-        raise InputError(f"--notation {args.notation}: it chooses how a tiles plan is read; "
-                         f"{model.family} plans are read in their one notation")
+    notation = plan_notation(args, model)
     try:
         text = read_plan_argument(args.plan)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{clip_path(args.plan[1:])}: cannot read the plan: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        report = check_plan(model, text, args.notation)
-    except PlanNotationError as exc:
-        if args.plan.startswith("@"):   # name the file the line is in
-            raise PlanNotationError(f"{clip_path(args.plan[1:])}: {exc}") from None
-        raise
+    with plan_file_named(args):
+        report = check_plan(model, text, notation)
     if args.json:
         print_json(report.as_dict())
     else:

@@ -6,7 +6,8 @@ import sys
 from typing import Any
 
 from puzzleplan.plans.cli.common import (EXIT_LIMIT, EXIT_OK, InputError, all_pattern_databases, command_context,
-                                         load_model, partition_groups, pattern_databases, progress_for)
+                                         load_model, partition_groups, pattern_databases, plan_file_named, plan_notation,
+                                         progress_for)
 from puzzleplan.plans.cli.output import print_json
 from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.memory import resident_mb
@@ -186,8 +187,9 @@ def cmd_render(args: argparse.Namespace) -> int:
                 raise InputError(str(exc)) from None   # names the file already
             why = getattr(exc, "strerror", None) or exc
             raise InputError(f"{clip_path(args.plan[1:])}: cannot read the plan: {why}") from None
-    written = write_rendering(args, model, args.output, plan, to, frame=args.frame, seconds=args.seconds,
-                              scale=args.scale)
+    with plan_file_named(args):
+        written = write_rendering(args, model, args.output, plan, to, frame=args.frame, seconds=args.seconds,
+                                  scale=args.scale, notation=plan_notation(args, model))
     if args.json:
         print_json({"file": args.file, **written})
     else:

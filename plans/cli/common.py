@@ -7,12 +7,14 @@ the independent checker rejects).
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from puzzleplan.models import load, loads
 from puzzleplan.models.document import STDIN, read_stdin
 from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.types import Limits
+from puzzleplan.plans.core.words import clip_path
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_INPUT, EXIT_LIMIT, EXIT_BUG = 0, 1, 2, 3, 4
 
@@ -119,6 +121,26 @@ def shown_name(model: Any, args: argparse.Namespace) -> str:
     """The puzzle's name for the output: its own, else `<stdin>` for an unnamed one piped in
     (a file's is its stem already; the model keeps no placeholder, so convert writes none)."""
     return model.name or (STDIN if getattr(args, "file", None) == "-" else "")
+
+
+def plan_notation(args: argparse.Namespace, model: Any) -> str | None:
+    """`--notation`, which only tiles plans have a choice of (InputError for another family)."""
+    if args.notation is not None and model.family != "tiles":
+        raise InputError(f"--notation {args.notation}: it chooses how a tiles plan is read; "
+                         f"{model.family} plans are read in their one notation")
+    return args.notation
+
+
+@contextmanager
+def plan_file_named(args: argparse.Namespace) -> Iterator[None]:
+    """A plan that cannot be read, named by its file when it came from `@FILE`."""
+    from puzzleplan.plans.check import PlanNotationError
+    try:
+        yield
+    except PlanNotationError as exc:
+        if args.plan.startswith("@"):
+            raise PlanNotationError(f"{clip_path(args.plan[1:])}: {exc}") from None
+        raise
 
 
 def describe(model: Any) -> str:

@@ -269,6 +269,8 @@ def _tool_commands(sub: Any) -> None:
     p.add_argument("--plan", metavar="PLAN", help="the plan to animate (as `check` reads it), or @FILE")
     p.add_argument("--to", choices=["svg", "png", "gif", "html"], help="the format (default: from OUT's suffix)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="the file to write")
+    p.add_argument("--notation", choices=["blank", "digits", "tiles"],
+                   help="tiles only: read moves as blank directions, seed digits or tile faces")
     p.add_argument("--frame", type=whole(0, MAX_CAP), metavar="K",
                    help="svg or png: the board after K moves of the plan")
     p.add_argument("--seconds", type=seconds, default=0.6, metavar="S", help="seconds per move when playing (0.6)")

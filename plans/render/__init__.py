@@ -1,6 +1,6 @@
 """Pictures of puzzles and animations of plans: SVG, PNG, GIF and a self-contained HTML player.
 
-    render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0) -> str | bytes
+    render(model, plan=None, to="svg", frame=None, seconds=0.6, scale=1.0, notation=None) -> str | bytes
     render_file(model, path, plan=None, to=None, ...) -> Rendering   (format from the suffix)
 
 Without a plan: the start (beside the goal, where the family draws the goal as a state). With
@@ -65,9 +65,10 @@ def _about(model: Any, moves: int) -> str:
 
 
 def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None, seconds: float = 0.6,
-         scale: float = 1.0) -> Rendering:
+         scale: float = 1.0, notation: str | None = None) -> Rendering:
     """The picture or animation (see the module docstring) with what it holds, and a note when
-    a PNG or GIF holds text its fonts cannot draw (SVG and HTML leave fonts to the viewer)."""
+    a PNG or GIF holds text its fonts cannot draw (SVG and HTML leave fonts to the viewer).
+    `notation`: how a tiles plan's text is read (blank, digits or tiles), as `check --notation`."""
     if to not in FORMATS:
         raise RenderError(f"unknown picture format {to!r}; expected one of {', '.join(FORMATS)}")
     for name, value in (("seconds", seconds), ("scale", scale)):
@@ -81,11 +82,16 @@ def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None
         raise RenderError(f"scale: expected 0.1 to 10, got {scale:g}")
     if frame is not None and to not in ("svg", "png"):
         raise RenderError(f"frame: a single board is drawn as svg or png, not {to}")
+    if notation not in (None, "printed", "blank", "digits", "tiles"):
+        raise RenderError(f"notation: expected blank, digits or tiles, or None, got {notation!r}")
+    if notation is not None and getattr(model, "family", None) != "tiles":
+        raise RenderError(f"notation: it chooses how a tiles plan is read; {getattr(model, 'family', 'these')} "
+                          "plans are read in their one notation")
     if to == "png" and plan is not None and frame is None:
         raise RenderError("png is one picture: leave out the plan, pick a board with frame (--frame K), "
                           "or make an animation (gif, svg, html)")
     draw = drawer(model)
-    played = replay(model, plan) if plan is not None else Replay((), (model.initial(),))
+    played = replay(model, plan, notation) if plan is not None else Replay((), (model.initial(),))
     n = len(played.moves)
     if frame is not None:
         if not 0 <= frame <= n:
@@ -136,17 +142,18 @@ def _still(scene: Scene, to: str, scale: float, title: str) -> Rendering:
 
 
 def render(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None, seconds: float = 0.6,
-           scale: float = 1.0) -> str | bytes:
+           scale: float = 1.0, notation: str | None = None) -> str | bytes:
     """The picture (svg, html: text; png, gif: bytes); see the module docstring."""
-    return make(model, plan, to, frame, seconds, scale).data
+    return make(model, plan, to, frame, seconds, scale, notation).data
 
 
 def render_file(model: Any, path: str | os.PathLike[str], plan: Any = None, to: str | None = None,
-                frame: int | None = None, seconds: float = 0.6, scale: float = 1.0) -> Rendering:
+                frame: int | None = None, seconds: float = 0.6, scale: float = 1.0,
+                notation: str | None = None) -> Rendering:
     """Write the picture to `path` (format from `to` or the suffix), all or nothing: it is made
     in full first, then written beside the target and renamed onto it. OSError when the file
     cannot be written."""
     from puzzleplan.plans.core.files import write_bytes
-    made = make(model, plan, format_of(path, to), frame, seconds, scale)
+    made = make(model, plan, format_of(path, to), frame, seconds, scale, notation)
     write_bytes(path, made.data.encode("utf-8") if isinstance(made.data, str) else made.data)
     return made

@@ -68,19 +68,19 @@ def moves_of(plan: Any) -> str | list[str]:
     return moves if isinstance(moves, str) else [str(m) for m in moves]
 
 
-def replay(model: Any, plan: Any) -> Replay:
-    """Check `plan` (see `moves_of`) and replay it: its moves and every state along it. Every
-    move must be legal; a plan that stops short of the goal (or runs over the cap) is drawn as
-    far as it goes, so a position in mid-game can be pictured (`--frame`)."""
-    from puzzleplan.plans.check import IllegalMove, check_plan, printed_moves
+def replay(model: Any, plan: Any, notation: str | None = None) -> Replay:
+    """Check `plan` (see `moves_of`; text read in `notation` where given, as `check --notation`)
+    and replay it: its moves and every state along it. Every move must be legal; a plan that
+    stops short of the goal (or runs over the cap) is drawn as far as it goes, so a position in
+    mid-game can be pictured (`--frame`)."""
+    from puzzleplan.plans.check import IllegalMove, checked_moves
     given = moves_of(plan)
-    report = check_plan(model, given, None if isinstance(given, str) else "printed")
-    if report.index is not None or (report.error and report.error.startswith("move ")):
-        raise RenderError(f"the plan is invalid: {report.error}")
     try:
-        tokens = printed_moves(model, given)
+        report, tokens = checked_moves(model, given, notation or (None if isinstance(given, str) else "printed"))
     except IllegalMove as exc:   # the checker passed them: a disagreement, said, never drawn
         raise RenderError(f"the plan is invalid: move {exc.args[0]}: {exc.args[2]}") from None
+    if report.index is not None or (report.error and report.error.startswith("move ")):
+        raise RenderError(f"the plan is invalid: {report.error}")
     if hasattr(model, "states_along"):
         return Replay(tuple(tokens), tuple(model.states_along(tokens)))
     return _by_names(model, tokens, report.goal_reached)
