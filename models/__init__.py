@@ -91,8 +91,8 @@ def level_count(path: str | Path) -> int | None:
 def _collection_reader(suffix: str, path: str | Path | None = None) -> Any:
     """The family reader of level collections with this file suffix (built-ins first: reading
     other packages' entry points costs milliseconds, and a YAML file never needs it). Where
-    several families read the suffix (.txt: Rush Hour's database, Sokoban levels), the first
-    whose reader module `claims(path)` the file's opening lines."""
+    several families read the suffix (.txt: Rush Hour's database, Sokoban levels, Korf's lines),
+    the first whose reader module `claims(path)` the file's opening lines."""
     import importlib
     for outside in (False, True):
         if outside and suffix in (".yaml", ".yml"):
@@ -100,8 +100,11 @@ def _collection_reader(suffix: str, path: str | Path | None = None) -> Any:
         readers = [resolve(desc.collections[suffix]) for desc in families(outside).values()
                    if suffix in desc.collections]
         if len(readers) > 1 and path is not None:
-            claimed = [r for r in readers if importlib.import_module(r.__module__).claims(path)]
-            readers = claimed or readers
+            modules = [importlib.import_module(r.__module__) for r in readers]
+            claimed = [r for r, m in zip(readers, modules) if m.claims(path)]
+            # a file no reader claims goes to the first that names what it expected: not to one
+            # (Korf's lines) whose errors would be a guess at a file of numbers
+            readers = claimed or [r for r, m in zip(readers, modules) if getattr(m, "READS_UNCLAIMED", True)]
         if readers:
             return readers[0]
     return None
@@ -109,20 +112,21 @@ def _collection_reader(suffix: str, path: str | Path | None = None) -> Any:
 
 def loads(text: str, source: str = "<text>", overrides: dict[str, Any] | None = None,
           level: str | None = None) -> Model:
-    """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments) or
-    lines of Fogleman's Rush Hour database; `level` picks one of several levels or lines."""
+    """Like `load`, from YAML text, or from XSB levels (YAML reads their `#` rows as comments),
+    lines of Fogleman's Rush Hour database or Korf's lines; `level` picks one of several."""
     try:
         doc: Document | None = parse_document(text, source)
         failure: ModelError | None = None
     except ModelError as exc:   # XSB rows are comments to YAML: nothing, or a single value
         doc, failure = None, exc
     if (doc is None and not _PUZZLE_KEY.search(text)) or (doc is not None and "puzzle" not in doc.data):
-        levels = _xsb_levels(text, source, overrides, level) or _database_lines(text, source, overrides, level)
+        levels = (_xsb_levels(text, source, overrides, level) or _database_lines(text, source, overrides, level)
+                  or _korf_lines(text, source, overrides, level))
         if levels is not None:
             return levels
     if level is not None:
-        raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels or Rush Hour "
-                         "database lines as text); this text holds neither")
+        raise ModelError(f"{source}: --level is for level collections (their files, or XSB levels, Rush Hour "
+                         "database lines or Korf's lines as text); this text holds none of them")
     if failure is not None:
         raise failure
     assert doc is not None
@@ -138,6 +142,16 @@ def _database_lines(text: str, source: str, overrides: dict[str, Any] | None, le
     CLUSTER`), as `--level` picks it; None when the text does not open with such a line."""
     from puzzleplan.models.document import MAX_COLLECTION_BYTES
     from puzzleplan.models.rush_hour.database import claims_text, load_collection
+    if len(text) > MAX_COLLECTION_BYTES or not claims_text(text):
+        return None
+    return _sealed(load_collection(source, level, overrides, text=text))
+
+
+def _korf_lines(text: str, source: str, overrides: dict[str, Any] | None, level: str | None) -> Model | None:
+    """The tiles instance of text holding Korf's lines, as `--level` picks it; None when the
+    text does not open with one."""
+    from puzzleplan.models.document import MAX_COLLECTION_BYTES
+    from puzzleplan.models.tiles.korf_lines import claims_text, load_collection
     if len(text) > MAX_COLLECTION_BYTES or not claims_text(text):
         return None
     return _sealed(load_collection(source, level, overrides, text=text))

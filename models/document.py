@@ -251,6 +251,22 @@ class Document:
 
 
 # -- reading YAML ----------------------------------------------------------------------------------
+class OneLineDocument(Document):
+    """A document of one line of a collection file (Rush Hour's database, Korf's lines): every
+    field, and every row of the board, is on that line."""
+
+    def __init__(self, source: str, data: dict[str, Any], line: int) -> None:
+        lines = {key: line for key in data}
+        super().__init__(source, data, lines, dict(lines))
+        self._line = line
+
+    def line(self, key: str | None = None) -> int:
+        return self._line
+
+    def value_line(self, key: str, offset: int = 0) -> int:
+        return self._line
+
+
 def _value_line(node: yaml.Node) -> int:
     """1-based line of the first content line of a value node."""
     style = getattr(node, "style", None)

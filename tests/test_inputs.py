@@ -73,7 +73,7 @@ def test_stdin_errors_name_stdin(capsys, monkeypatch, text, fragment: str) -> No
 def test_stdin_holds_one_yaml_puzzle_or_xsb_levels(capsys, monkeypatch) -> None:
     _stdin(monkeypatch, "puzzle: tiles\nstart: |\n  1 2\n  3 _\n")
     code, _, err = run_cli(capsys, "solve", "-", "--level", "2")
-    assert code == 2 and "<stdin>: --level is for level collections" in err and "this text holds neither" in err
+    assert code == 2 and "<stdin>: --level is for level collections" in err and "this text holds none of them" in err
     _stdin(monkeypatch, "; A\n#####\n#@$.#\n#####\n\n; B\n######\n#@$ .#\n######\n")
     code, out, _ = run_cli(capsys, "solve", "-", "--level", "B")
     assert code == 0 and "plan:    RR" in out

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from puzzleplan.models.base import ModelError, quote
-from puzzleplan.models.document import Document
+from puzzleplan.models.document import OneLineDocument
 from puzzleplan.models.rush_hour.notation import read_document
 
 if TYPE_CHECKING:
@@ -30,13 +30,6 @@ if TYPE_CHECKING:
 MAX_LINE = 4096                   # bytes in one line: a 16x16 board and two numbers fit many times over
 _WHOLE = re.compile(r"[0-9]{1,9}\Z")
 OVERRIDABLE = ("metric", "max_moves")
-
-
-class _OneLine(Document):
-    """A puzzle line as a document: every field, and every row of the board, is on that line."""
-
-    def value_line(self, key: str, offset: int = 0) -> int:
-        return self.line(key)
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -102,8 +95,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
                             "metric": "slide", "expect": expect,
                             "description": f"line {number} of {path.name if text is None else path} "
                                            "(Fogleman's Rush Hour database)"}
-    lines = {key: number for key in (*data, *OVERRIDABLE)}
-    doc = _OneLine(str(path), data, lines, dict(lines))
+    doc = OneLineDocument(str(path), data, number)
     doc.override(overrides)
     return RushHour.from_spec(read_document(doc))
 

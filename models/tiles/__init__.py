@@ -41,7 +41,9 @@ FAMILY = Family(
     metrics=("step",),
     checker="puzzleplan.plans.check.tiles:replay",
     tokens="puzzleplan.plans.check.tiles:tokens",
-    notations=("grid", "yaml"),
+    notations=("grid", "korf", "yaml"),
+    collections={".korf": "puzzleplan.models.tiles.korf_lines:load_collection",
+                 ".txt": "puzzleplan.models.tiles.korf_lines:load_collection"},   # when its lines are Korf's
     encodings={
         "tiles-moves": "puzzleplan.encoders.sat.tiles:TilesMoves",
         "tiles-dirs": "puzzleplan.encoders.sat.tiles:TilesDirections",

@@ -158,10 +158,11 @@ class TilesPuzzle(ModelBase):
         return TilesDepthFirst(self, heuristic, partition, progress=progress, memory_limit_mb=memory_limit_mb)
 
     # -- notations ------------------------------------------------------------------------------
-    notations = ("grid", "yaml")
+    notations = ("grid", "korf", "yaml")
 
     def notation(self, kind: str) -> str:
-        """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml")."""
+        """Bare start rows ("grid"), one of Korf's lines ("korf"), or a YAML file in the grid
+        notation ("yaml")."""
         return tiles_notation.write(kind, self.start_grid, self.goal_grid, self.name, self.max_moves,
                                     fact_lines(self))
 

@@ -76,9 +76,12 @@ def read(doc: Document, metrics: Sequence[str]) -> TilesFile:
 
 def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | None = None,
           facts: Sequence[str] = ()) -> str:
-    """Bare start rows ("grid"), or a YAML file in the grid notation ("yaml") ending in the
-    `facts` lines (document.fact_lines: description, expect)."""
+    """Bare start rows ("grid"), one of Korf's lines ("korf": the cells, 0 the blank), or a YAML
+    file in the grid notation ("yaml") ending in the `facts` lines (document.fact_lines:
+    description, expect). ValueError when the notation would read back as another puzzle."""
     rows = lambda grid: [" ".join(row) for row in grid]
+    if kind == "korf":
+        return korf_line(start, goal) + "\n"
     if kind == "grid":
         if goal != standard_goal(start):   # read back, bare rows would state another puzzle
             raise ValueError("grid writes the start rows alone, which read back with the standard goal (faces in "
@@ -90,6 +93,19 @@ def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | N
     if max_moves is not None:
         lines.append(f"max_moves: {max_moves}")
     return "\n".join(lines + list(facts)) + "\n"
+
+
+def korf_line(start: Grid, goal: Grid) -> str:
+    """The start as one of Korf's lines (korf_lines.py): ValueError unless the board is square,
+    its faces are 1 .. n-1 and the goal is Korf's (blank first), which the line alone states."""
+    side = len(start)
+    if side != len(start[0]):
+        raise ValueError(f"korf lines hold square boards (the size is read from the count), and this one is "
+                         f"{side}x{len(start[0])}; write yaml")
+    if goal != _korf_goal(side, side):
+        raise ValueError("korf lines state Korf's goal (0 1 2 ..., blank first), and this puzzle's goal is "
+                         "another; write yaml")
+    return " ".join("0" if face == BLANK else face for row in start for face in row)
 
 
 def _rows_of(doc: Document, key: str) -> list[tuple[int, Any]]:
