@@ -208,3 +208,23 @@ def test_xsb_levels_in_a_file_without_their_suffix_are_named_so(capsys, tmp_path
     (tmp_path / "broken.yaml").write_text("puzzle: sokoban\nlevel: |\n  #####\n  #@$.#\n  #####\nmetric: [x\n")
     code, out, err = run_cli(capsys, "solve", tmp_path / "broken.yaml")
     assert code == 2 and "YAML syntax error" in err   # a YAML puzzle's own error stands
+
+
+def test_a_pipe_nobody_writes_to_ends_at_the_time_limit_and_one_written_is_read(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    import threading
+    fifo = tmp_path / "puzzle"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "puzzleplan.plans.cli", "solve", str(fifo), "--time-limit", "1", "--json"]
+    idle = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert idle.returncode == 3, idle.stderr
+    assert json.loads(idle.stdout) == {"status": "limit_reached",
+                                       "message": "time limit of 1 s reached while reading the puzzle"}
+    writer = threading.Thread(target=lambda: fifo.write_text((EXAMPLES / "tiles" / "small-2x3.yaml").read_text()))
+    writer.start()
+    written = subprocess.run(command[:-3] + ["--time-limit", "30", "--json"], capture_output=True, text=True, timeout=60)
+    writer.join()
+    assert written.returncode == 0 and json.loads(written.stdout)["length"] == 13

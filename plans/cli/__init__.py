@@ -100,8 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = command(args.command)(args)
         sys.stdout.flush()   # a full disk fails here, not at exit after the status was decided
         return code
-    except LimitReached as exc:   # a planning task compiled outside a search (encodings listed, exported)
-        message = f"{exc} while compiling the planning task"
+    except LimitReached as exc:   # a planning task compiled outside a search (encodings listed, exported), a pipe read
+        message = f"{exc} while {getattr(exc, 'during', 'compiling the planning task')}"
         print(f"puzzleplan: limit_reached: {message}", file=sys.stderr)
         if getattr(args, "json", False):
             _json_error({"status": "limit_reached", "message": message})

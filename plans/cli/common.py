@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from puzzleplan.models import load, loads
-from puzzleplan.models.document import STDIN, read_stdin
+from puzzleplan.models.document import STDIN, read_stdin, read_text
 from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.types import Limits
 from puzzleplan.plans.core.words import clip_path
@@ -29,10 +29,13 @@ def load_model(args: argparse.Namespace) -> Any:
     """The puzzle of `args.file` (its --level), under --metric when one is given; `-` is
     standard input, read once."""
     level = getattr(args, "level", None)
-    if args.file == "-":
-        text = read_stdin()
+    if args.file == "-" or _is_stream(args.file):   # read once, within the time limit: a pipe may never be written
+        source = STDIN if args.file == "-" else args.file
+        with _reading_within_time_limit(args):
+            text = read_stdin() if args.file == "-" else read_text(args.file)
+
         def reload(overrides: dict[str, Any] | None) -> Any:
-            return loads(text, STDIN, overrides, level)
+            return loads(text, source, overrides, level)
     else:
         def reload(overrides: dict[str, Any] | None) -> Any:
             return load(args.file, overrides, level=level)
@@ -44,6 +47,46 @@ def load_model(args: argparse.Namespace) -> Any:
                              f"for {model.family}, got {metric!r}")
         model = reload({"metric": metric})
     return model
+
+
+def _is_stream(path: str) -> bool:
+    """Whether `path` is a named pipe (or another file that is no regular file but can be read)."""
+    import os
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+@contextmanager
+def _reading_within_time_limit(args: argparse.Namespace) -> Iterator[None]:
+    """Reading the puzzle from a pipe stopped at --time-limit (LimitReached), counted from the
+    command's start: open and read block while nothing writes to it, and no search polls then."""
+    import signal
+    import threading
+    import time
+    from puzzleplan.plans.core.context import LimitReached
+    limit = getattr(args, "time_limit", None)
+    if limit is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(*_: Any) -> None:
+        reached = LimitReached(f"time limit of {limit:g} s reached", "time limit")
+        reached.during = "reading the puzzle"   # type: ignore[attr-defined]
+        raise reached
+    remaining = limit - (time.monotonic() - command_started())
+    if remaining <= 0:
+        stop()
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, remaining)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 _COMMAND_STARTED: list[float] = []
