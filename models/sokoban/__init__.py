@@ -53,7 +53,7 @@ FAMILY = Family(
     engines={"push": "puzzleplan.models.sokoban.native"},
     kernels=("puzzleplan.models.sokoban.kernel_rules", "puzzleplan.models.sokoban.kernel_search",
              "puzzleplan.models.sokoban.perimeter", "puzzleplan.models.sokoban.triples",
-             "puzzleplan.models.sokoban.pairs"),
+             "puzzleplan.models.sokoban.pairs", "puzzleplan.models.sokoban.rooms"),
     kernel_engines=("push",),
     warm_up="puzzleplan.models.sokoban:WARM_UP",
     warm_up_settings="puzzleplan.models.sokoban.native:warm_up_settings",

@@ -87,8 +87,8 @@ TIE = 1 << 26               # heap keys: f * TIE + (TIE - 1 - depth)
 
 # ctr
 (C_STATES, C_HEAP, C_NODES, C_GENERATED, C_DEPTH, C_GOAL, C_CAPPED, C_CORRALS, C_DEADLOCKS, C_F, C_PAIRS, C_STUCK,
- C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES, C_PERIMETER, C_PERIMETER_READS) = range(19)
-NCTR = 19
+ C_PAIR_BOUND, C_EDGES, C_TO_GO, C_FORCED, C_TRIPLES, C_PERIMETER, C_PERIMETER_READS, C_ROOMS) = range(20)
+NCTR = 20
 # par
 (P_MODE, P_PI, P_CAP, P_PBOUND, P_PGOAL, P_PRUNE, P_WALK, P_PAIR_BOUND, P_EDGES, P_TO_GO, P_FMAX,
  P_DEAD_ENDS, P_BATCH, P_THREADS, P_PERIMETER) = range(15)
@@ -206,8 +206,8 @@ def _key_of(mode, g, gp, h, w):
 
 # per-slot results of `_expand_chunk`, columns of `info`
 (I_KIDS, I_CORRAL, I_FORCED, I_ON, I_GOAL_WALK, I_GENERATED, I_PAIRS, I_TRIPLES, I_DEADLOCKS, I_CORRALS,
- I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO, I_PERIMETER, I_PERIMETER_READS) = range(16)
-NINFO = 16
+ I_FORCED_PUSHES, I_STUCK, I_PAIR_BOUND, I_TO_GO, I_PERIMETER, I_PERIMETER_READS, I_ROOMS) = range(17)
+NINFO = 17
 # columns of `found`: a child's state after `_expand_chunk` (K_*), its stored index, h, w, the walk to its push
 (F_STATE, F_INDEX, F_H, F_W, F_WALK) = range(5)
 K_FOUND, K_NEW, K_DEAD = 0, 1, 2
@@ -236,7 +236,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
     Work space is made here, once per chunk, and rows of `out` are written by index, not
     through views: each view of a shared array counts a reference on it, and on two threads
     those counts fight over one cache line."""
-    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near, room_ok, room_bit, room_place = lv
     boxes, player, keys, g_of = st[0], st[1], st[2], st[3]
     table = st[9]
     rtable, rboxes, rsym, rdist, pertable, perboxes, persym, perdist = ref
@@ -248,6 +248,7 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
     use_pi = par[P_PI] != 0
     use_pairs = pairs.shape[0] == n
     use_triples = triples.shape[0] == n
+    use_room = room_bit.shape[0] == n
     prune = par[P_PRUNE] != 0
     use_ref = par[P_TO_GO] != 0
     use_perimeter = par[P_PERIMETER] != 0       # its value: the bound of a position it does not hold
@@ -290,11 +291,14 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
             info[j, c] = 0
         p = player[s]
         on = 0
+        room = np.int64(0)              # the boxes in the goal room (rooms.py), as its bit pattern
         for i in range(nb):
             b = boxes[s, i]
             here[i] = b                 # the expanded state's boxes, for the rules that take them whole
             occ[b] = 1
             on += goal[b]
+            if use_room:
+                room += room_bit[b]
         info[j, I_ON] = on
         stamp += 1
         walk(nbr, occ, p, seen, stamp, dist, queue)
@@ -361,6 +365,11 @@ def _expand_chunk(lv, st, par, batch, first, stop, symcells, ref, out):
                         continue
                 if prune and use_triples and triple_deadlock(triples, near, here, i, t, b):
                     info[j, I_TRIPLES] += 1
+                    occ[t] = 0
+                    occ[b] = 1
+                    continue
+                if prune and use_room and room_ok[room - room_bit[b] + room_bit[t], room_place[b]] == 0:
+                    info[j, I_ROOMS] += 1
                     occ[t] = 0
                     occ[b] = 1
                     continue
@@ -618,6 +627,7 @@ def _store_batch(lv, st, par, ctr, batch, batch_g, batch_gp, slots, out):
         ctr[C_GENERATED] += info[j, I_GENERATED]
         ctr[C_PAIRS] += info[j, I_PAIRS]
         ctr[C_TRIPLES] += info[j, I_TRIPLES]
+        ctr[C_ROOMS] += info[j, I_ROOMS]
         ctr[C_DEADLOCKS] += info[j, I_DEADLOCKS]
         ctr[C_CORRALS] += info[j, I_CORRALS]
         ctr[C_FORCED] += info[j, I_FORCED_PUSHES]
@@ -655,7 +665,7 @@ def expand_slice(lv, st, par, ctr, budget, symcells, ref, pipe):
     the next (the arrays may grow meanwhile: it holds state indices, and its new children are
     looked up again when stored), so the order of expansions does not depend on where slices
     end, nor on the limits checked between them."""
-    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near = lv
+    nbr, goal, goal_cells, side, pdist, dead, zbox, zplayer, pairs, dead_end, triples, near, room_ok, room_bit, room_place = lv
     boxes, player, keys, g_of, gp_of, h_of, w_of, parent, move, table, hkey, hidx, sym_of, estart, ecount, edge = st
     record = par[P_EDGES] != 0
     n = nbr.shape[0]

@@ -7,7 +7,8 @@ to the sum over disjoint pairs of boxes of their two-box distances where that is
 kernel_rules.pair_bound, pairs.py), plus under moves the walk to the next push
 (kernel_rules.walk_to_push); its pruning is sound by the rule each states: dead cells, frozen
 boxes (kernel_rules.frozen), two-box deadlocks (pairs.py), three-box deadlocks near the pushed
-box (triples.py), no perfect matching, PI-corrals without a push into them (a deadlock under
+box (triples.py), arrangements of the boxes near the goals that can never be completed (the
+goal-room table, rooms.py), no perfect matching, PI-corrals without a push into them (a deadlock under
 either metric), and under pushes PI-corral pruning (kernel_rules.pi_corral) and forced pushes
 into dead-end goal corridors (kernel_rules.forced_push).
 
@@ -42,7 +43,7 @@ sets them from the command line): `prune` (default True; False turns off every p
 tests), `fewest_moves` (default True: the second search under pushes), `corrals` (default True:
 PI-corral pruning under pushes, corral deadlocks under both metrics), `pairs` (default True: the
 two-box table of pairs.py, its deadlocks and its bound), `triples` (default True: the
-three-box deadlock table of triples.py), `pair_bound` (default False: also the bound of
+three-box deadlock table of triples.py), `rooms` (default True: the goal-room table of rooms.py), `pair_bound` (default False: also the bound of
 disjoint pairs; fewer nodes, but on Microban no faster), `walk` (default True: the moves
 bound adds the walk before the next push), `symmetry` (default True: fold symmetric states),
 `to_go` (default True: the layer, D and its use in the fewest-moves search; False: that search
@@ -59,7 +60,7 @@ on goals at the start are walls, sealed.py), `perimeter` (default True: the boun
 the perimeter). `workers` (default 1; `solve --workers N`): the threads that make each batch's children (kernel_search.py; the statistics then say `threads`).
 Statistics: nodes, generated, states of all searches together; extra: pushes, moves,
 `fewest_moves` (True when the moves among push-optimal plans were minimised), corral prunes,
-pair deadlocks, triple deadlocks, `pair_bound_wins` (children whose pair bound beat the
+pair deadlocks, triple deadlocks, room deadlocks, `pair_bound_wins` (children whose pair bound beat the
 matching), `no_push_left`, `dead_end_pushes` (positions that kept a forced push alone),
 `sealed_boxes` (when any); under pushes `first_nodes` and `first_seconds` (to the first goal),
 `requeued`, `layer_nodes`, `to_go_seconds`, `to_go_states` (stored states with pushes + D <= P),
@@ -131,6 +132,7 @@ RULES: dict[str, tuple[bool, str]] = {
     "corrals": (True, "PI-corral pruning under pushes, corral deadlocks under both metrics"),
     "pairs": (True, "the two-box deadlock table (pairs.py)"),
     "triples": (True, "the three-box deadlock table (triples.py), looked up near the pushed box"),
+    "rooms": (True, "the goal-room deadlock table (rooms.py): the boxes near the goals in an order never completed"),
     "pair_bound": (False, "the matching raised to disjoint pairs' two-box distances"),
     "walk": (True, "moves: the walk to the next push added to the bound"),
     "symmetry": (True, "states folded by the level's turns and mirrors (symmetry.py)"),
@@ -355,7 +357,8 @@ class _Search:
         ks = self.ks
         return {"corral_prunes": int(self.ctr[ks.C_CORRALS]), "corral_deadlocks": int(self.ctr[ks.C_DEADLOCKS]),
                 "pair_deadlocks": int(self.ctr[ks.C_PAIRS]),
-                "triple_deadlocks": int(self.ctr[ks.C_TRIPLES]), "no_push_left": int(self.ctr[ks.C_STUCK]),
+                "triple_deadlocks": int(self.ctr[ks.C_TRIPLES]), "room_deadlocks": int(self.ctr[ks.C_ROOMS]),
+                "no_push_left": int(self.ctr[ks.C_STUCK]),
                 "pair_bound_wins": int(self.ctr[ks.C_PAIR_BOUND]), "dead_end_pushes": int(self.ctr[ks.C_FORCED]),
                 "perimeter_raised": int(self.ctr[ks.C_PERIMETER]),
                 "perimeter_reads": int(self.ctr[ks.C_PERIMETER_READS])}
@@ -463,7 +466,7 @@ def run(model: "Sokoban", request: Request, ctx: SearchContext) -> Result:
     inner, outer = without_sealed(model) if prune and on("sealed") else (model, None)
     if outer is not None:
         ctx.stats.extra["sealed_boxes"] = len(model.goal_cells) - len(inner.goal_cells)
-    tables = build(inner, pairs=prune and on("pairs"), triples=prune and on("triples"))
+    tables = build(inner, pairs=prune and on("pairs"), triples=prune and on("triples"), rooms=prune and on("rooms"))
     lv = tables.as_tuple()
     ctx.stats.extra["setup_seconds"] = round(time.monotonic() - started, 6)
     threads = _threads(options.get("workers"))

@@ -23,6 +23,7 @@
                      word w tells whether boxes on a < b < c alone, the player on 64 * w + p,
                      can be solved (a 1 x 1 x 1 x 1 array when it is not built)
     near[a, b]       1 when b lies within triples.NEAR steps of a (1 x 1 with no triple table)
+    room_ok, room_bit, room_place   the goal-room table of rooms.py (1 x 1, 1, 1 when not built)
 
 Why pdist bounds the pushes left, and stays consistent: until a box is first pushed, the player
 walks the floor around it without ever crossing its cell, so it stays on the same side of it;
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from puzzleplan.models.sokoban.pairs import build as pair_table
+from puzzleplan.models.sokoban.rooms import build as room_table
 from puzzleplan.models.sokoban.triples import build as triple_table, near
 
 if TYPE_CHECKING:
@@ -65,6 +67,9 @@ class Tables:
     pairs: np.ndarray       # uint8 [n, n, n] or [1, 1, 1]
     triples: np.ndarray     # uint64 [n, n, n, ceil(n / 64)] or [1, 1, 1, 1]
     near: np.ndarray        # uint8 [n, n] or [1, 1]
+    room_ok: np.ndarray     # uint8 [2 ** K, K + 1] or [1, 1]
+    room_bit: np.ndarray    # int64 [n] or [1]
+    room_place: np.ndarray  # int64 [n] or [1]
 
     @property
     def ncells(self) -> int:
@@ -73,12 +78,14 @@ class Tables:
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         """The arrays in the order the kernels take them."""
         return (self.nbr, self.goal, self.goal_cells, self.side, self.pdist, self.dead, self.zbox, self.zplayer,
-                self.pairs, self.dead_end, self.triples, self.near)
+                self.pairs, self.dead_end, self.triples, self.near, self.room_ok, self.room_bit, self.room_place)
 
 
-def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True, triples: bool = True) -> Tables:
+def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True, triples: bool = True,
+          rooms: bool = True) -> Tables:
     """The tables of `model`'s level (cells inside the player's walls, as the model numbers them);
-    `pairs` False leaves the two-box table out, `triples` False the three-box one."""
+    `pairs` False leaves the two-box table out, `triples` False the three-box one, `rooms`
+    False the goal-room table."""
     n = model.ncells
     nbr = np.array(model.nbr, dtype=np.int32).reshape(n, 4)
     goal = np.zeros(n, dtype=np.uint8)
@@ -99,7 +106,11 @@ def build(model: "Sokoban", seed: int = 20240515, pairs: bool = True, triples: b
         solvable, close = np.zeros((1, 1, 1, 1), np.uint64), np.zeros((1, 1), np.uint8)
     else:
         close = near(nbr)
-    return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table, solvable, close)
+    room = room_table(nbr, goal_cells, dead, len(goal_cells)) if rooms else None
+    room_arrays = (room.ok, room.bit, room.place) if room is not None else \
+        (np.ones((1, 1), np.uint8), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    return Tables(nbr, goal, goal_cells, side, pdist, dead, dead_ends(nbr), zbox, zplayer, table, solvable, close,
+                  *room_arrays)
 
 
 def dead_ends(nbr: np.ndarray) -> np.ndarray:
