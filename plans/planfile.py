@@ -77,9 +77,10 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan", notation: str | 
     reason = supports(model, fmt)
     if reason is not None:
         raise PlanFormatError(reason)
-    from puzzleplan.plans.check import IllegalMove, checked_moves
+    from puzzleplan.plans.check import IllegalMove, check_notation, checked_moves
     from puzzleplan.plans.core.types import plan_moves
     try:
+        check_notation(model, notation)
         given = plan_moves(moves)
         given = given if isinstance(given, str) else [str(m) for m in given]
         report, moves = checked_moves(model, given, notation or (None if isinstance(given, str) else "printed"))

@@ -62,12 +62,35 @@ def test_a_txt_of_korf_lines_and_piped_lines_are_tiles(tmp_path: Path, capsys, m
     ("1 2 0 3 4 5 6 7 8\n1 2 0 3 4 5 6 7 8\n", None, r"x\.korf: holds 2 instances \(one a line\); choose one"),
     ("1 2 0 3 4 5 6 7 8\n", "2", r"x\.korf: level '2': expected a number from 1 to 1$"),
     ("# nothing\n", "1", r"x\.korf:1: no instance found"),
+    ("1 0 2 3 4 5 6 7 8 1 3\n", "1", r"x\.korf:1: the line reads both as cells with figures after them and as an "
+                                     r"instance's number"),
+    ("0 1 1 3 4 5 6 7 8\n", "1", r"9 numbers, and no run of 4, 9, 16, \.\.\. of them holds each of 0 to n-1 once\)$"),
 ])
 def test_a_bad_file_is_one_line_naming_the_line(tmp_path: Path, text: str, level: str | None, message: str) -> None:
     path = tmp_path / "x.korf"
     path.write_text(text)
     with pytest.raises(ModelError, match=message):
         puzzleplan.load(path, level=level)
+
+
+def test_a_txt_is_korf_with_a_byte_order_mark_and_with_a_bad_line_but_sokoban_with_a_number_title(
+        tmp_path: Path) -> None:
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(b"\xef\xbb\xbf1 0 2 3 4 5 6 7 8\n")
+    assert puzzleplan.load(marked).start_grid[0] == ("1", "_", "2")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0 1 1 3 4 5 6 7 8\n")
+    with pytest.raises(ModelError, match=r"bad\.txt:1: expected Korf's lines"):
+        puzzleplan.load(bad)
+    titled = tmp_path / "titled.txt"
+    titled.write_text("3 1 2 0\n#####\n#@$.#\n#####\n")
+    assert puzzleplan.load(titled).family == "sokoban"
+
+
+def test_text_read_from_a_named_pipe_keeps_its_name() -> None:
+    from puzzleplan.models import loads
+    assert loads("1 0 2 3 4 5 6 7 8\n", "some/where/fk.korf").name == "fk #1"
+    assert loads("1 0 2 3 4 5 6 7 8\n", "<stdin>").name == "korf #1"
 
 
 def test_overrides_are_the_cap_alone(tmp_path: Path) -> None:

@@ -376,8 +376,15 @@ def test_a_plan_of_two_readings_is_drawn_and_written_in_the_notation_asked(tmp_p
                                               "board; give --notation blank|tiles") and not out.exists()
     code, _, _ = run_cli(capsys, "render", puzzle, "--plan", "u", "--notation", "tiles", "--frame", "1", "-o", out)
     assert code == 0 and out.read_text() == render(puzzleplan.load(puzzle), "u", frame=1, notation="tiles")
-    code, _, err = run_cli(capsys, "render", EXAMPLES / "rush-hour" / "walls.yaml", "--notation", "tiles", "-o", out)
+    code, _, err = run_cli(capsys, "render", EXAMPLES / "rush-hour" / "walls.yaml", "--plan", "A+1", "--notation", "tiles",
+                           "-o", out)
     assert code == 2 and "--notation tiles: it chooses how a tiles plan is read" in err
+    code, _, err = run_cli(capsys, "render", puzzle, "--notation", "tiles", "-o", out)
+    assert code == 2 and err.strip().endswith("--notation tiles: it chooses how the plan is read; give --plan")
+    for bad, why in (("faces", "expected blank, digits or tiles"), ("blank", "rush-hour plans are read in their one")):
+        target = model if bad == "faces" else puzzleplan.load(EXAMPLES / "rush-hour" / "walls.yaml")
+        with pytest.raises(ValueError, match=why):
+            puzzleplan.write_plan(target, "u", notation=bad)
 
 
 def test_a_sokoban_plan_with_a_label_and_commas_is_drawn_move_for_move() -> None:

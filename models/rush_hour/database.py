@@ -90,7 +90,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     expect: dict[str, Any] = {"optimal_slide": moves}
     if cluster is not None:
         expect["reachable"] = cluster
-    stem = "rush" if text is not None else path.stem
+    stem = "rush" if str(path).startswith("<") else path.stem   # standard input has no name of its own
     data: dict[str, Any] = {"puzzle": "rush-hour", "name": f"{stem} #{index}", "board": board,
                             "metric": "slide", "expect": expect,
                             "description": f"line {number} of {path.name if text is None else path} "

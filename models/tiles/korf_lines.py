@@ -51,16 +51,23 @@ def _numbers(line: str) -> list[int] | None:
     return [int(t) for t in re.split(r"[ \t,]+", text)] if _NUMBERS.fullmatch(text) else None
 
 
-def _cells_at(numbers: list[int]) -> tuple[int, int] | None:
+def _cells_at(numbers: list[int], source: str, line: int) -> tuple[int, int] | None:
     """(offset, size) of the cells in a line of numbers: the run, at the start or after the
-    instance's number, that holds 0 .. size-1 once each for a square size; None when no run does."""
-    for offset in (1, 0):   # the instance's number first, where both would fit (Korf's layout)
+    instance's number, that holds 0 .. size-1 once each for a square size, with at most two
+    numbers after it; None when no run does. A line that reads both ways (an 8-puzzle's cells,
+    optimum and node count whose first cell equals the optimum) is refused, never guessed."""
+    readings = []
+    for offset in (0, 1):
         rest = len(numbers) - offset
         for side in range(math.isqrt(max(rest, 0)), 1, -1):
             size = side * side
             if rest - size <= 2 and sorted(numbers[offset:offset + size]) == list(range(size)):
-                return offset, size
-    return None
+                readings.append((offset, size))
+                break
+    if len(readings) > 1:
+        raise ModelError(f"{source}:{line}: the line reads both as cells with figures after them and as an "
+                         "instance's number, cells and optimum; write 'ID CELLS OPTIMAL NODES' or the cells alone")
+    return readings[0] if readings else None
 
 
 def instances(text: str, source: str) -> Iterator[Instance]:
@@ -70,12 +77,14 @@ def instances(text: str, source: str) -> Iterator[Instance]:
         if not line.strip() or line.lstrip().startswith(("#", ";")):
             continue
         numbers = _numbers(line)
-        found = None if numbers is None else _cells_at(numbers)
+        found = None if numbers is None else _cells_at(numbers, source, number)
         if numbers is not None and found is None and len(numbers) == 3 and header is None:
             header = number, numbers   # ID OPTIMAL NODES above the cells
             continue
         if numbers is None or found is None:
-            raise ModelError(f"{source}:{number}: {_EXPECTED}; got {quote(line.strip(), 60)}")
+            why = "" if numbers is None else f" ({len(numbers)} numbers, and no run of 4, 9, 16, ... of them holds each " \
+                                             "of 0 to n-1 once)"
+            raise ModelError(f"{source}:{number}: {_EXPECTED}; got {quote(line.strip(), 60)}{why}")
         offset, size = found
         after = numbers[offset + size:]
         label = numbers[0] if offset else None
@@ -92,16 +101,17 @@ def instances(text: str, source: str) -> Iterator[Instance]:
 
 
 def claims_text(text: str) -> bool:
-    """Whether text opens with a line of Korf's: numbers holding a square board's cells, or a
-    line of three numbers above one."""
-    lines = [line for line in text.splitlines()[:1_000] if line.strip() and not line.lstrip().startswith(("#", ";"))]
-    first = _numbers(lines[0]) if lines else None
-    if first is None:
+    """Whether text opens with Korf's lines: its first line that is neither blank nor a comment
+    is whole numbers, three or more (bad ones then get this reader's errors), and the text
+    holds no XSB levels (whose wall rows read as comments here, and whose title may be numbers)."""
+    text = text.lstrip("\ufeff")
+    first = next((line for line in text.splitlines()[:1_000]
+                  if line.strip() and not line.lstrip().startswith(("#", ";"))), None)
+    numbers = None if first is None else _numbers(first)
+    if numbers is None or len(numbers) < 3:
         return False
-    if _cells_at(first) is not None:
-        return True
-    second = _numbers(lines[1]) if len(first) == 3 and len(lines) > 1 else None
-    return second is not None and _cells_at(second) is not None
+    from puzzleplan.models.sokoban.notation import read_collection
+    return not read_collection(text)
 
 
 def claims(path: str | Path) -> bool:
@@ -134,7 +144,7 @@ def load_collection(path: str | Path, level: str | int | None = None,
     if extra:
         raise ModelError(f"{source}: cannot set {', '.join(extra)} for an instance of Korf's lines")
     index, chosen = _pick(source, list(instances(_text(Path(path)) if text is None else text, source)), level)
-    stem = "korf" if text is not None else Path(path).stem
+    stem = "korf" if source.startswith("<") else Path(source).stem   # standard input has no name of its own
     data: dict[str, Any] = {
         "puzzle": "tiles", "name": f"{stem} #{chosen.label if chosen.label is not None else index}",
         "notation": "korf", "start": " ".join(map(str, chosen.cells)),

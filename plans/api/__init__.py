@@ -237,10 +237,9 @@ def check(model: Any, plan: Any, notation: str | None = None) -> "CheckReport":
     """Replay `plan` with the independent checker: text as a user writes it, a list of moves,
     or a Plan (or a Result holding one, read in the notation the engines print)."""
     from dataclasses import replace
-    from puzzleplan.plans.check import PlanNotationError, check_plan
+    from puzzleplan.plans.check import PlanNotationError, check_notation, check_plan
     from puzzleplan.plans.core.types import Plan, Result, plan_moves
-    if notation not in (None, "printed", "blank", "digits", "tiles"):
-        raise ValueError(f"notation: expected blank, digits or tiles (tiles only), or None, got {notation!r}")
+    check_notation(model, notation)
     if isinstance(plan, (Plan, Result)):
         return check_plan(model, plan_moves(plan), notation or "printed")
     if not isinstance(plan, (str, list, tuple)):

@@ -22,7 +22,7 @@ from puzzleplan.plans.check.common import IllegalMove, PlanNotationError, has_se
 from puzzleplan.plans.check.plan_text import is_fd_text, read_lurd, strip_comments, writes_lurd
 from puzzleplan.plans.core.words import clip, clip_path, count, metric_count
 
-__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_plan", "checked_moves", "plan_tokens", "read_plan_argument", "reads_runs",
+__all__ = ["CheckReport", "IllegalMove", "PlanNotationError", "check_notation", "check_plan", "checked_moves", "plan_tokens", "read_plan_argument", "reads_runs",
            "split_plan", "states_by_move_names"]
 
 @dataclass(frozen=True)
@@ -82,6 +82,16 @@ def read_plan_argument(arg: str) -> str:
             raise ValueError(f"{clip_path(arg[1:])}: the plan file holds more than {MAX_PLAN_BYTES:,} bytes")
         return data.decode("utf-8-sig")   # a leading byte-order mark dropped; UnicodeDecodeError is a ValueError
     return arg
+
+
+def check_notation(model: Any, notation: str | None) -> None:
+    """ValueError unless `notation` is None, "printed" (the engines' own), or blank, digits or
+    tiles on a tiles puzzle (the one family whose plans read several ways)."""
+    if notation not in (None, "printed", "blank", "digits", "tiles"):
+        raise ValueError(f"notation: expected blank, digits or tiles (tiles only), or None, got {notation!r}")
+    family = getattr(model, "family", None)
+    if notation not in (None, "printed") and family != "tiles":
+        raise ValueError(f"notation: it chooses how a tiles plan is read; {family} plans are read in their one notation")
 
 
 def checked_moves(model: Any, plan: str | Sequence[str], notation: str | None = None) -> tuple[CheckReport, list[str]]:

@@ -177,6 +177,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     from puzzleplan.plans.check import read_plan_argument
     from puzzleplan.plans.core.words import clip_path, count
     to = render_format(args.output, args.to)
+    if args.notation is not None and args.plan is None:
+        raise InputError(f"--notation {args.notation}: it chooses how the plan is read; give --plan")
     model = load_model(args)
     plan = None
     if args.plan is not None:

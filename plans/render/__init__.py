@@ -82,11 +82,11 @@ def make(model: Any, plan: Any = None, to: str = "svg", frame: int | None = None
         raise RenderError(f"scale: expected 0.1 to 10, got {scale:g}")
     if frame is not None and to not in ("svg", "png"):
         raise RenderError(f"frame: a single board is drawn as svg or png, not {to}")
-    if notation not in (None, "printed", "blank", "digits", "tiles"):
-        raise RenderError(f"notation: expected blank, digits or tiles, or None, got {notation!r}")
-    if notation is not None and getattr(model, "family", None) != "tiles":
-        raise RenderError(f"notation: it chooses how a tiles plan is read; {getattr(model, 'family', 'these')} "
-                          "plans are read in their one notation")
+    from puzzleplan.plans.check import check_notation
+    try:
+        check_notation(model, notation)
+    except ValueError as exc:
+        raise RenderError(str(exc)) from None
     if to == "png" and plan is not None and frame is None:
         raise RenderError("png is one picture: leave out the plan, pick a board with frame (--frame K), "
                           "or make an animation (gif, svg, html)")
