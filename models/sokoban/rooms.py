@@ -203,6 +203,27 @@ def _successors(pattern, r, k, nbr, place, dead, cells, entries, boxes, reps, ou
 
 
 @njit(cache=True)
+def _edge_pass(k, nbr, place, dead, cells, entries, boxes, reps, out, count_only, indegree, fill, pred):
+    """One pass over every abstract state's edges: count each target's predecessors into
+    indegree[target + 1] (count_only), else write them into pred at fill[target] onwards."""
+    width = k + 1
+    for pattern in range(1 << k):
+        if _popcount(pattern) > boxes:
+            continue
+        for r in range(width):
+            if reps[pattern, r] != r:
+                continue
+            c = _successors(pattern, r, k, nbr, place, dead, cells, entries, boxes, reps, out)
+            for e in range(c):
+                v = out[e]
+                if count_only:
+                    indegree[v + 1] += 1
+                else:
+                    pred[fill[v]] = pattern * width + r
+                    fill[v] += 1
+
+
+@njit(cache=True)
 def _build(nbr, place, dead, cells, door, entries, goal_pattern, boxes):
     k = cells.shape[0]
     npat = 1 << k
@@ -217,29 +238,11 @@ def _build(nbr, place, dead, cells, door, entries, goal_pattern, boxes):
                 reps[pattern, q] = rep[q]
     out = np.zeros(4 * k + entries.shape[0] + 1, np.int64)
     indegree = np.zeros(npat * width + 1, np.int64)
-    for pattern in range(npat):
-        if _popcount(pattern) > boxes:
-            continue
-        for r in range(width):
-            if reps[pattern, r] != r:
-                continue
-            c = _successors(pattern, r, k, nbr, place, dead, cells, entries, boxes, reps, out)
-            for e in range(c):
-                indegree[out[e] + 1] += 1
+    empty = np.zeros(1, np.int64)
+    _edge_pass(k, nbr, place, dead, cells, entries, boxes, reps, out, True, indegree, empty, empty)
     start = np.cumsum(indegree)             # predecessors of node v: pred[start[v]:start[v + 1]]
     pred = np.zeros(start[-1], np.int64)
-    fill = start[:-1].copy()
-    for pattern in range(npat):
-        if _popcount(pattern) > boxes:
-            continue
-        for r in range(width):
-            if reps[pattern, r] != r:
-                continue
-            c = _successors(pattern, r, k, nbr, place, dead, cells, entries, boxes, reps, out)
-            for e in range(c):
-                v = out[e]
-                pred[fill[v]] = pattern * width + r
-                fill[v] += 1
+    _edge_pass(k, nbr, place, dead, cells, entries, boxes, reps, out, False, indegree, start[:-1].copy(), pred)
     good = np.zeros(npat * width, np.uint8)
     todo = np.zeros(npat * width, np.int64)
     tail = 0
