@@ -21,8 +21,9 @@ level: |
   #####
 """
 
-# Three boxes (the three-box table is built from three goals on), a corral and a turn; solved
-# under `native.warm_up_settings` (tiny arrays, the perimeter at once), every kernel compiles.
+# Four boxes (the three-box table is built from three goals on, the goal-room table of rooms.py
+# from four), a corral and a turn; solved under `native.warm_up_settings` (tiny arrays, the
+# perimeter at once), every kernel compiles.
 WARM_UP = """\
 puzzle: sokoban
 name: warm-up
@@ -31,7 +32,7 @@ level: |
   #     #
   # $$$ #
   #.#@  #
-  #..   #
+  #..$ .#
   #######
 """
 
