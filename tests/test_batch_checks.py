@@ -279,3 +279,6 @@ def test_a_collection_listed_as_one_file_is_told_to_be_a_collection(tmp_path: Pa
     with pytest.raises(ModelError, match=r"spec.yaml:2: field 'instances': .*two.xsb: holds 2 levels.*"
                                          r"listed as `collection: FILE` with `levels:`"):
         load_spec(spec_file(tmp_path, "instances:\n  - {file: two.xsb}\nengines: [bfs]\n"))
+    (tmp_path / "two.korf").write_text("1 0 2 3 4 5 6 7 8\n1 2 0 3 4 5 6 7 8\n")   # another family's words
+    with pytest.raises(ModelError, match=r"two.korf: holds 2 instances.*listed as `collection: FILE` with `levels:`"):
+        load_spec(spec_file(tmp_path, "instances:\n  - {file: two.korf}\nengines: [bfs]\n"))

@@ -342,6 +342,16 @@ def _instances(r: _Reader, node: yaml.Node, base: Path) -> Iterator[_Instance]:
                 yield _Instance(name, shown, None, **extra)
 
 
+def _several_levels(path: Path) -> bool:
+    """Whether `path` is a collection of more than one level (Sokoban's, Rush Hour's database,
+    Korf's lines), told by the file, not by the words of the error its loading raised."""
+    from puzzleplan.models import level_count
+    try:
+        return (level_count(path) or 0) > 1
+    except ModelError:
+        return False
+
+
 def _levels_text(r: _Reader, node: yaml.Node) -> str:
     if isinstance(node, yaml.SequenceNode):
         return ",".join(str(getattr(item, "value", "")) for item in node.value) or "?"
@@ -456,7 +466,7 @@ def _cross(r: _Reader, top: dict[str, yaml.Node], instances: list[_Instance], co
             model = load(inst.path, level=inst.level)
         except ModelError as exc:
             hint = (" (a file of several levels is listed as `collection: FILE` with `levels:`)"
-                    if inst.level is None and "levels" in str(exc) and "choose one" in str(exc) else "")
+                    if inst.level is None and _several_levels(inst.path) else "")
             said = str(exc) if str(exc).startswith(str(inst.path)) else f"{inst.instance}: {exc}"   # names the file once
             raise ModelError(f"{r.source}:{inst.line}: field 'instances': {said}{hint}") from None
         family_metrics = tuple(type(model).metrics)
