@@ -518,6 +518,19 @@ def _decoded(data: bytes, source: str, limit: int, expected: str) -> str:
         raise ModelError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
+SNIFF_BYTES = 65_536   # what a collection reader looks at to claim a file another family reads too
+
+
+def file_head(path: str | Path) -> str | None:
+    """The opening SNIFF_BYTES of a file as text (undecodable bytes replaced, a byte-order mark
+    dropped), or None when it cannot be read: what `claims(path)` of collection readers sniff."""
+    try:
+        with Path(path).open("rb") as handle:
+            return handle.read(SNIFF_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None
+
+
 STDIN = "<stdin>"   # the source name of a puzzle read from standard input (`-` as the file)
 
 

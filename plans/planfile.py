@@ -83,7 +83,7 @@ def write_plan(model: Any, moves: Any, fmt: str = "puzzleplan", notation: str | 
         check_notation(model, notation)
         given = plan_moves(moves)
         given = given if isinstance(given, str) else [str(m) for m in given]
-        report, moves = checked_moves(model, given, notation or (None if isinstance(given, str) else "printed"))
+        report, moves = checked_moves(model, given, notation)
     except IllegalMove as exc:   # the checker passed the plan: its translation to printed names did not
         raise PlanFormatError(f"the plan is not one of this puzzle: move {exc.args[0]}: {exc.args[2]}") from None
     except ValueError as exc:   # a Result without a plan; text that cannot be read

@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from puzzleplan.models.base import ModelBase, ModelError, quote
-from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, read_text
+from puzzleplan.models.document import MAX_COLLECTION_BYTES, Document, file_head, read_text
 from puzzleplan.models.sokoban.analysis import Analysis, walk_distances
 from puzzleplan.models.sokoban.level import (BOX, BOX_ON_GOAL, DIRS, GOAL, METRICS, OPPOSITE, PLAYER, PLAYER_ON_GOAL,
                                              PUSH, WALK, Level, bits, neighbours, step_table, steps)
@@ -81,16 +81,11 @@ def load_collection(path: str | Path, level: str | int | None = None,
     return Sokoban.from_spec(collection_level(path, level, overrides))
 
 
-SNIFF_BYTES = 65_536
-
-
 def claims(path: str | Path) -> bool:
     """Whether a file another family reads too (.txt) opens with Sokoban levels: XSB rows, and
     no line of Rush Hour's database (`MOVES BOARD CLUSTER`)."""
-    try:
-        with Path(path).open("rb") as handle:
-            head = handle.read(SNIFF_BYTES).decode("utf-8", "replace")
-    except OSError:
+    head = file_head(path)
+    if head is None:
         return False
     from puzzleplan.models.rush_hour.database import is_database_line
     if any(is_database_line(line) for line in head.splitlines()):

@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from puzzleplan.models.base import ModelError, quote
-from puzzleplan.models.document import MAX_COLLECTION_BYTES, OneLineDocument, read_text
+from puzzleplan.models.document import MAX_COLLECTION_BYTES, OneLineDocument, file_head, read_text
 
 if TYPE_CHECKING:
     from puzzleplan.models.tiles.model import TilesPuzzle
 
 READS_UNCLAIMED = False   # a .txt file of no family's is left to the others' errors (models._collection_reader)
 OVERRIDABLE = ("max_moves",)
-SNIFF_BYTES = 65_536
 _NUMBERS = re.compile(r"[0-9]{1,15}(?:[ \t,]+[0-9]{1,15})*")
 _EXPECTED = ("expected Korf's lines: the cells of a square board as numbers, 0 the blank "
              "(optionally the instance's number before them, its optimum and node count after)")
@@ -116,12 +115,8 @@ def claims_text(text: str) -> bool:
 
 def claims(path: str | Path) -> bool:
     """Whether a `.txt` file (read by other families too) opens with Korf's lines."""
-    try:
-        with Path(path).open("rb") as handle:
-            head = handle.read(SNIFF_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return claims_text(head)
+    head = file_head(path)
+    return head is not None and claims_text(head)
 
 
 def _text(path: Path) -> str:

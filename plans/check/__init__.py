@@ -99,7 +99,10 @@ def checked_moves(model: Any, plan: str | Sequence[str], notation: str | None = 
     moves as the engines print them (translated where the family's checker module offers
     `printed`: Rush Hour's seed notations, tiles' digits and faces; [] after an illegal move).
     What pictures and plan files are made from. IllegalMove where that translation meets an
-    illegal move the replay passed (a disagreement, never drawn or written)."""
+    illegal move the replay passed (a disagreement, never drawn or written). Without a
+    `notation`, text is read as `check` reads it and a list of moves as the engines print them."""
+    if notation is None and not isinstance(plan, str):
+        notation = "printed"
     tokens = plan_tokens(model, plan)
     report = _checked(model, tokens, notation)
     if report.index is not None:

@@ -167,10 +167,13 @@ def shown_name(model: Any, args: argparse.Namespace) -> str:
 
 
 def plan_notation(args: argparse.Namespace, model: Any) -> str | None:
-    """`--notation`, which only tiles plans have a choice of (InputError for another family)."""
-    if args.notation is not None and model.family != "tiles":
-        raise InputError(f"--notation {args.notation}: it chooses how a tiles plan is read; "
-                         f"{model.family} plans are read in their one notation")
+    """`--notation`, which only tiles plans have a choice of (InputError for another family:
+    `check.check_notation`'s rule, said with the option's name)."""
+    from puzzleplan.plans.check import check_notation
+    try:
+        check_notation(model, args.notation)
+    except ValueError as exc:
+        raise InputError(f"--notation {args.notation}: {str(exc).removeprefix('notation: ')}") from None
     return args.notation
 
 

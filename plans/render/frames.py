@@ -76,7 +76,7 @@ def replay(model: Any, plan: Any, notation: str | None = None) -> Replay:
     from puzzleplan.plans.check import IllegalMove, checked_moves
     given = moves_of(plan)
     try:
-        report, tokens = checked_moves(model, given, notation or (None if isinstance(given, str) else "printed"))
+        report, tokens = checked_moves(model, given, notation)
     except IllegalMove as exc:   # the checker passed them: a disagreement, said, never drawn
         raise RenderError(f"the plan is invalid: move {exc.args[0]}: {exc.args[2]}") from None
     if report.index is not None or (report.error and report.error.startswith("move ")):
