@@ -277,3 +277,17 @@ def test_no_progress_bytes_without_a_terminal(how: str) -> None:
     assert code == 0 and "181" in out
     assert data == b"" and err == ""                     # not one byte: no text, no escape code
     assert "\x1b" not in out
+
+
+def test_a_memory_limit_below_the_loaded_process_says_so_at_the_first_check(monkeypatch) -> None:
+    import puzzleplan.plans.core.context as context
+    held = iter([40.0, 10.0, 40.0])
+    monkeypatch.setattr(context, "resident_mb", lambda: next(held))
+    ctx = SearchContext(Limits(memory_mb=30))
+    with pytest.raises(LimitReached, match=r"memory limit of 30 MiB reached at the first check \(40 MiB resident"):
+        ctx.poll()
+    ctx = SearchContext(Limits(memory_mb=30))
+    ctx.poll()                              # 10 MiB: passes
+    with pytest.raises(LimitReached) as caught:
+        ctx.poll()                          # later: the plain words every engine uses
+    assert str(caught.value) == "memory limit of 30 MiB reached"

@@ -52,6 +52,7 @@ class SearchContext:
         self.phase = ""
         self.depth_name = "depth"   # what the progress line calls stats.depth (SAT engines: "horizon")
         self.lower_bound: int | None = None  # proved so far: no plan is shorter (engines update it)
+        self._checked = False   # a check of the limits passed once
 
     def restart_clock(self) -> None:
         """Start the search's reported time (stats.seconds) now, e.g. after imports and checks
@@ -100,8 +101,15 @@ class SearchContext:
             raise LimitReached(self.time_limit_reached(), "time limit")
         if lim.max_states is not None and self.stats.states > lim.max_states:
             raise LimitReached(f"state limit of {lim.max_states} reached", f"state limit of {lim.max_states}")
-        if lim.memory_mb is not None and resident_mb() > lim.memory_mb:
-            raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached", f"memory limit of {lim.memory_mb} MiB")
+        if lim.memory_mb is not None:
+            held = resident_mb()
+            if held > lim.memory_mb:
+                # over at the first check: the limit is below what loading the puzzle and engine took
+                first = "" if self._checked else f" at the first check ({held:,.0f} MiB resident with the puzzle " \
+                                                  "and engine loaded; give more)"
+                raise LimitReached(f"memory limit of {lim.memory_mb} MiB reached{first}",
+                                   f"memory limit of {lim.memory_mb} MiB")
+        self._checked = True
 
     def reserve(self, nbytes: int, what: str) -> None:
         """LimitReached when allocating `nbytes` more would pass the memory limit: called before
