@@ -46,6 +46,13 @@ class Exploration:
         }
 
 
+def counted_space(model: Model) -> Model:
+    """The puzzle whose states `explore` counts: every legal move, moves into the dead positions
+    a family's search prunes included (`whole_space`); the one rule of every way of exploring."""
+    whole = getattr(model, "whole_space", None)
+    return whole() if whole is not None else model
+
+
 def explore(model: Model, ctx: SearchContext | None = None, native: bool = True, workers: int = 1) -> Exploration:
     """Every state reachable from the start, layer by layer (limits end it cleanly, partial),
     dead positions a family's search prunes included (`whole_space`).
@@ -57,8 +64,7 @@ def explore(model: Model, ctx: SearchContext | None = None, native: bool = True,
     bound: pieces of a layer are merged only at its end).
     """
     ctx = ctx or SearchContext()
-    whole = getattr(model, "whole_space", None)   # the dead positions a family prunes count too
-    model = whole() if whole is not None else model
+    model = counted_space(model)
     space = packed_space(model) if native else None
     if space is not None:
         return _explore_packed(model, space, ctx, workers)

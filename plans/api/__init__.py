@@ -319,7 +319,7 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
     states where the family has them, else processes. progress: None (silent), True (a
     display on stderr when it is a terminal) or a Progress."""
     from puzzleplan.plans.core.context import SearchContext
-    from puzzleplan.plans.explore import explore as run
+    from puzzleplan.plans.explore import counted_space, explore as run
     limits = _limits(limits, keywords)
     if keywords:
         raise TypeError(f"explore() got an unexpected keyword {sorted(keywords)[0]!r}")
@@ -329,7 +329,7 @@ def explore(model: Any, workers: int = 1, limits: "Limits | None" = None,
         ctx = SearchContext(limits, display)
         if workers > 1:
             from puzzleplan.plans.search.layered import packed_space
-            if packed_space(model) is None:
+            if packed_space(counted_space(model)) is None:
                 from puzzleplan.plans.parallel.pbfs import explore_parallel
                 return explore_parallel(model, workers, ctx)
         return run(model, ctx, workers=workers)

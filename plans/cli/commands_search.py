@@ -234,12 +234,12 @@ def _checked_partition(args: argparse.Namespace, model: Any) -> list[list[str]]:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from puzzleplan.plans.explore import explore
+    from puzzleplan.plans.explore import counted_space, explore
     from puzzleplan.plans.search.layered import packed_space
     model = load_model(args)
     with progress_for(args) as progress:
         ctx = command_context(args, progress)
-        if args.workers and packed_space(model) is None:
+        if args.workers and packed_space(counted_space(model)) is None:
             from puzzleplan.plans.parallel.pbfs import explore_parallel
             out = explore_parallel(model, args.workers, ctx)
         else:   # packed states: the array sweep, on threads when --workers asks for them

@@ -34,7 +34,7 @@ from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Model, State
 from puzzleplan.plans.core.types import Request, Result, Status
 from puzzleplan.plans.core.words import all_explored, count
-from puzzleplan.plans.explore import Exploration
+from puzzleplan.plans.explore import Exploration, counted_space
 from puzzleplan.plans.parallel.group import (WAIT_SECONDS, WorkerDied, WorkerError, WorkerGroup, default_workers,
                                              start_method)
 from puzzleplan.plans.parallel.partition import owner_function, stable_hash
@@ -92,6 +92,7 @@ def explore_parallel(model: Model, workers: int | None = None, ctx: SearchContex
     (complete=False). `group`: an existing WorkerGroup to use (left running), else a new one.
     """
     ctx = ctx or SearchContext()
+    model = counted_space(model)
     own = group is None
     out = Exploration()
     stats = ctx.stats
