@@ -49,6 +49,12 @@ CASES = {
     "not_mapping": ("- 1\n- 2\n", ["expected a YAML mapping"]),
     "empty": ("", ["empty file"]),
     "two_documents": ("puzzle: tiles\n---\npuzzle: tiles\n", ["one YAML document"]),
+    "rush_hour_comment_in_grid": ("puzzle: rush-hour\nboard: |\n  CCCBDE   # a note\n  FGGBDE\n  F.AADE\n",
+                                  ["field 'board'", ":3:", "a space at column 7", "comments outside the block"]),
+    "rush_hour_space_in_a_row": ("puzzle: rush-hour\nboard: |\n  AA....\n  ..... .\n",
+                                 ["field 'board'", ":4:", "a space at column 6"]),   # no row break
+    "rush_hour_space_in_typed": ("puzzle: rush-hour\ntyped: |\n  22.\n  . .\ntypes: {'2': h2}\nprimary: '2'\n",
+                                 ["field 'typed'", ":4:", "a space at column 2"]),
 }
 
 

@@ -40,3 +40,17 @@ def test_every_subcommand_is_in_the_command_summary() -> None:
     commands = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
     missing = [c for c in commands if not re.search(rf"^puzzleplan {re.escape(c)}\b", README, re.M)]
     assert not missing, f"README's command summary lacks {missing}"
+
+
+def _puzzle_snippets() -> list[str]:
+    return [b for b in re.findall(r"```yaml\n(.*?)```", README, re.S) if b.lstrip().startswith("puzzle:")]
+
+
+@pytest.mark.parametrize("snippet", _puzzle_snippets(), ids=lambda b: b.split("\n", 1)[0][8:30].strip())
+def test_every_puzzle_snippet_loads_as_written(snippet: str) -> None:
+    """A user copies them: a note inside a board's block, or rows left out, broke two once."""
+    import puzzleplan
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    named = re.findall(r"\b([\w-]+\.(?:py|pddl))\b", snippet)   # files "beside the YAML file"
+    base = next(examples.rglob(named[0])).parent if named else examples
+    puzzleplan.loads(snippet, source=str(base / "snippet.yaml"))

@@ -77,7 +77,14 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
     if not isinstance(value, str):
         raise doc.error(key, "expected the grid as rows of characters or one string of rows*cols characters, "
                              f"got {describe(value)}")
-    rows = value.split()
+    lines = [(i, line.strip()) for i, line in enumerate(value.split("\n")) if line.strip()]
+    for i, line in lines:   # one character a cell: a space inside a row is no row break (nor a comment)
+        gap = next((c for c, ch in enumerate(line) if ch.isspace()), None)
+        if gap is not None:
+            raise doc.error(key, f"row {quote(line, 40)} has a space at column {gap + 1}; expected one character "
+                                 "per cell ('.' or 'o' empty), each row on its own line, comments outside the block",
+                            line=doc.value_line(key, i))
+    rows = [line for _, line in lines]
     if not rows:
         raise doc.error(key, "expected the grid as rows of characters, got no rows")
     if len(rows) == 1:
@@ -103,7 +110,7 @@ def _grid_rows(doc: Document, key: str) -> list[str]:
     for i, row in enumerate(rows):
         if len(row) != len(rows[0]):
             raise doc.error(key, f"row {i + 1} has {len(row)} cells, expected {len(rows[0])} like row 1 (ragged rows)",
-                            line=doc.value_line(key, i))
+                            line=doc.value_line(key, lines[i][0] if len(lines) == len(rows) else 0))
     if not (2 <= len(rows) <= MAX_SIDE and 2 <= len(rows[0]) <= MAX_SIDE):
         raise doc.error(key, f"expected a board from 2x2 to {MAX_SIDE}x{MAX_SIDE}, got {len(rows)}x{len(rows[0])}")
     return rows
