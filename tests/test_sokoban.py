@@ -276,6 +276,8 @@ def test_collection_titles_name_the_level_they_belong_to(tmp_path: Path, text: s
     ("#####\n#@$.#\n##x##\n", 3, "unknown character 'x' at row 3, column 3"),
     ("#######\n#@$ x.#\n#######\n", 2, "unknown character 'x' at row 2, column 5"),
     ("#####\n#@\t$.#\n#####\n", 2, "unknown character '\\t' at row 2, column 3"),
+    ("#####\n#@$.#x\n#####\n", 2, "unknown character 'x' at row 2, column 6"),     # at a row's end
+    ("#####\n#@$.#\n#####x\n", 3, "unknown character 'x' at row 3, column 6"),     # the last row's
 ])
 def test_a_collection_row_with_a_mistake_is_named_not_taken_for_a_title(tmp_path: Path, text, line, words) -> None:
     path = tmp_path / "bad.xsb"

@@ -275,10 +275,23 @@ def _board_rows(line: str) -> list[str] | None:
         expanded = _RUN.sub(lambda m: m.group(2) * min(int(m.group(1)), MAX_RUN), body).translate(_RLE_LETTERS)
         return [row.rstrip() for row in expanded.split("|")]
     stray = sum(ch not in XSB_CHARS for ch in text)
-    if stray == 0 or (body[0] == WALL and body[-1] == WALL and stray <= MAX_STRAY and 4 * stray <= len(body)
-                      and not _KEY_VALUE.match(body)):
+    if stray == 0 or (body[0] == WALL and body[-1] == WALL and _mostly_xsb(body, stray)):
         return [text]
     return None
+
+
+def _mostly_xsb(body: str, stray: int) -> bool:
+    return stray <= MAX_STRAY and 4 * stray <= len(body) and not _KEY_VALUE.match(body)
+
+
+def _row_under_a_row(line: str) -> bool:
+    """Whether a line right under a level's row that `_board_rows` leaves out is a row of it with a
+    mistake at one end (`#@$.#x`, a last row `#####x`): it starts or ends with a wall and is
+    mostly XSB, so the level's reader names the character instead of taking it for a title."""
+    body = line.strip()
+    if not body or body.startswith(";") or (body[0] != WALL and body[-1] != WALL):
+        return False
+    return _mostly_xsb(body, sum(ch not in XSB_CHARS for ch in line.rstrip()))
 
 
 def _title_of(line: str) -> tuple[str, str] | None:
@@ -328,6 +341,8 @@ def read_collection(text: str) -> list[_Entry]:
     last = "blank"                 # what the line before was: board, meta or blank
     for number, line in enumerate(lines, 1):
         rows = _board_rows(line)
+        if rows is None and last == "board" and _row_under_a_row(line):
+            rows = [line.rstrip()]
         if rows is not None:
             if current is None:
                 current = _Entry(number, [])
