@@ -104,7 +104,8 @@ def test_engines_lists_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "engines")
     lines = out.splitlines()
     push = next(i for i, line in enumerate(lines) if line.startswith("push "))
-    listed = [line.split()[1] for line in lines[push + 1:] if line.lstrip().startswith("--rule")]
-    assert code == 0 and listed == [f"{n}={'on' if d else 'off'}" for n, (d, _) in rules.declared("push").items()]
+    listed = [" ".join(line.split()[1:5]) for line in lines[push + 1:] if line.lstrip().startswith("--rule")]
+    assert code == 0 and listed == [f"{n}=on|off ({'on' if d else 'off'} by default):"
+                                    for n, (d, _) in rules.declared("push").items()]
     bfs = next(i for i, line in enumerate(lines) if line.startswith("bfs "))
     assert not lines[bfs + 1].lstrip().startswith("--rule")

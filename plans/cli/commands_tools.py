@@ -91,7 +91,8 @@ def cmd_engines(args: argparse.Namespace) -> int:
         mark = "" if name in available else "  (unavailable: missing dependency)"
         print(f"{name:10} {engines.about(name) if name in available else _declared_about(name)}{mark}")
         for rule, (default, what) in (engine_rules.declared(name) if name in available else {}).items():
-            print(f"{'':10}   --rule {rule}={'on' if default else 'off'} (default): {what}")
+            # `what` says what the rule does when on, so the default is named apart from it
+            print(f"{'':10}   --rule {rule}=on|off ({'on' if default else 'off'} by default): {what}")
     return EXIT_OK
 
 
