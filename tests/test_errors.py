@@ -90,6 +90,10 @@ def test_unreadable_file(capsys, tmp_path: Path) -> None:
     (["--time-limit", "0"], "above 0 and below 1e9"),
     (["--engine", "magic"], "no engine 'magic'; expected one of bfs"),
     (["--metric", "slide"], "--metric"),
+    (["--show", "--json"], "--show prints the boards as text and --json one JSON object"),   # not one ignored
+    (["--all-optimal", "--any"], "--any takes the first plan found"),
+    (["--all-optimal", "--count-only", "--limit", "3"], "--count-only lists none"),
+    (["--all-optimal", "--show"], "--show prints one plan's boards"),
 ])
 def test_bad_options_exit_2(capsys, args: list[str], fragment: str) -> None:
     from catalogue import EXAMPLES

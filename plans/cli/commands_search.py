@@ -17,6 +17,8 @@ from puzzleplan.plans.solve import EngineBug, default_engine, solve
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.show and args.json:
+        raise InputError("--show prints the boards as text and --json one JSON object; give one of them")
     model = load_model(args)
     if args.max_moves is not None:
         model = model.with_changes(max_moves=args.max_moves)  # models are immutable: a new one
@@ -165,6 +167,12 @@ def _all_optimal(args: argparse.Namespace, model: Any) -> int:
         raise InputError("--render draws one plan; not with --all-optimal")
     if args.engine is not None:
         raise InputError("--all-optimal runs its own breadth-first enumeration; --engine does not apply")
+    if args.any:
+        raise InputError("--any takes the first plan found and --all-optimal every optimal one; give one of them")
+    if args.count_only and args.limit:
+        raise InputError("--limit lists at most N plans and --count-only lists none; give one of them")
+    if args.show:
+        raise InputError("--show prints one plan's boards; not with --all-optimal")
     def checked(plan: list[str]) -> None:  # every listed plan is replayed, within the limits
         report = check_plan(model, plan, "printed")
         if not report.valid:

@@ -134,7 +134,8 @@ def _encoder_options(p: argparse.ArgumentParser) -> None:
 
 def _level(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", help="level collections (.xsb/.sok): the level's 1-based number or title; "
-                                   "Fogleman's Rush Hour database (.txt): the puzzle's 1-based number or board")
+                                   "Fogleman's Rush Hour database (.txt): the puzzle's 1-based number or board; "
+                                   "Korf's lines (.korf, .txt): the instance's 1-based number")
 
 
 METRIC_HELP = ("the metric to read the puzzle under (`puzzleplan families` lists each family's; "
@@ -164,7 +165,8 @@ def _search_commands(sub: Any, engine_names: list[str], notations: list[str]) ->
     p.add_argument("--plan-format", choices=FORMATS, default="puzzleplan",
                    help="the plan file's format: puzzleplan (the moves as printed), fd (Fast Downward's plan "
                         "for `export --to pddl`), lurd (Sokoban), digits (tiles: the seed's 0-3 for the blank's up, "
-                        "right, down, left)")
+                        "right, down, left), seed-003 and cells (Rush Hour: seed 003's and seed 001's moves; "
+                        "cells under step only)")
     p.add_argument("--all-optimal", action="store_true",
                    help="every optimal plan (as seed 004 collects every goal state before choosing)")
     p.add_argument("--count-only", action="store_true", help="with --all-optimal: only how many there are")
@@ -283,7 +285,9 @@ def _tool_commands(sub: Any) -> None:
     q = pdb.add_parser("build", help="build (or load) the databases a tiles puzzle uses")
     _puzzle(q)
     q.add_argument("--partition", metavar="GROUPS", help="faces per pattern, groups split by '/': 'a b c / d e f'")
-    q.add_argument("--budget", type=seconds, metavar="SECONDS", help="build-time budget for the automatic partition")
+    q.add_argument("--budget", type=seconds, metavar="SECONDS",
+                   help="build-time budget: the automatic partition is chosen to build within it; an explicit "
+                        "--partition's build stops at it")
     q.add_argument("--json", action="store_true")
     _limits(q)
     q = pdb.add_parser("info", help="list the cached tables")
