@@ -69,6 +69,10 @@ class Family:
                  actions cost other than 1, so the matrix's cost row is that of puzzles with costs)
     heuristics:  the names `--heuristic` may choose for this family's native searchers
     kernels:     modules compiled by numba on first use (`puzzleplan warm-up` compiles them)
+    table_kernels: modules compiled only while tables are built, behind the build's own progress
+                 line (tiles' pattern databases): warm-up and a batch compile them too, but the
+                 note before a solve leaves them out (a solve that builds no table never
+                 compiles them, and would otherwise be told of a compile at every run)
     kernel_engines: the engines that use those kernels (`solve` warns before compiling them)
     warm_up:     a puzzle file's text whose solve by each kernel engine (once per heuristic and
                  metric) compiles the kernels
@@ -98,6 +102,7 @@ class Family:
     samples: Mapping[str, str] = field(default_factory=dict)
     heuristics: tuple[str, ...] = ()
     kernels: tuple[str, ...] = ()
+    table_kernels: tuple[str, ...] = ()
     kernel_engines: tuple[str, ...] = ("idastar", "dfs")
     warm_up: str | None = None
     warm_up_settings: str | None = None

@@ -28,10 +28,10 @@ def _cache_dirs(module: str) -> list[Path]:
 
 
 def kernel_modules(families_: Any = None) -> list[str]:
-    """Every compiled module the families declare (`Family.kernels`)."""
+    """Every compiled module the families declare (`Family.kernels` and `table_kernels`)."""
     from puzzleplan.models.family import families
     descs = families(outside=False).values() if families_ is None else families_
-    return [module for desc in descs for module in desc.kernels]
+    return [module for desc in descs for module in desc.kernels + desc.table_kernels]
 
 
 def compiled_functions(module: str) -> list[str]:
@@ -115,8 +115,8 @@ def uncompiled(names: Iterable[str]) -> list[str]:
     """The families among `names` whose kernels are not all in numba's cache yet."""
     from puzzleplan.models.family import families
     known = families(outside=False)
-    return sorted(name for name in set(names)
-                  if name in known and known[name].kernels and not kernels_cached(known[name].kernels))
+    return sorted(name for name in set(names) if name in known and kernel_modules([known[name]])
+                  and not kernels_cached(kernel_modules([known[name]])))
 
 
 def compile_first(names: Iterable[str]) -> list[str]:

@@ -317,6 +317,23 @@ def test_cold_kernels_are_announced_for_an_encoding_that_loads_them(capsys, monk
         assert ("compiling the search kernels" in capsys.readouterr().err) is said, (engine, names)
 
 
+def test_table_kernels_alone_cold_are_announced_only_for_an_encoding_that_loads_tables(capsys, monkeypatch) -> None:
+    """A solve that builds no pattern database never compiles its kernels (a build shows its own
+    progress line): it was told of a compile at every run, the safe's 0.7 s included."""
+    import argparse
+    import puzzleplan.plans.warmup as warmup
+    from puzzleplan.models.family import family
+    from puzzleplan.plans.cli.common import note_cold_kernels
+    tables = family("tiles").table_kernels
+    monkeypatch.setattr(warmup, "kernels_cached", lambda modules=None: not set(tables) & set(modules or ()))
+    args = argparse.Namespace(quiet=False, json=False)
+    korf, safe = load(EXAMPLES / "tiles" / "korf-055.yaml"), load(EXAMPLES / "tiles" / "malok-safe.yaml")
+    for model, engine, names, said in ((safe, "idastar", [], False), (korf, "idastar", [], False),
+                                       (korf, "sat", ["tiles-pdb"], True), (korf, "sat", ["tiles-dirs"], False)):
+        note_cold_kernels(model, engine, args, names)
+        assert ("compiling the search kernels" in capsys.readouterr().err) is said, (engine, names)
+
+
 def test_warm_up_compiles_and_leaves_the_cache_alone(capsys) -> None:
     from puzzleplan.models.tiles import pdb as tiles_pdb
     before = sorted(p.name for p in tiles_pdb.cache_dir().glob("*")) if tiles_pdb.cache_dir().exists() else []

@@ -125,19 +125,19 @@ def quiet(args: argparse.Namespace) -> bool:
 
 def note_cold_kernels(model: Any, engine: str, args: argparse.Namespace, encodings: list[str | None]) -> None:
     """Say up front when this run first compiles the family's kernels (about 10-35 s that no
-    limit can cut): for an engine that uses them (`Family.kernel_engines`), or an encoding whose
-    `loads_kernels(model)` says it does (tiles-pdb's bound on a 15-puzzle). None in `encodings`
-    is the backend's default encoding."""
+    limit can cut): for an engine that uses them (`Family.kernel_engines`; its `kernels`), or an
+    encoding whose `loads_kernels(model)` says it does (tiles-pdb's bound on a 15-puzzle; its
+    `table_kernels` too). None in `encodings` is the backend's default encoding."""
     import sys
     from puzzleplan.models.family import family_of
     desc = family_of(model)
     if desc is None or not desc.kernels or quiet(args):
         return
-    if engine not in desc.kernel_engines and not any(_encoding_loads_kernels(name, model, engine)
-                                                     for name in encodings):
+    tables = any(_encoding_loads_kernels(name, model, engine) for name in encodings)
+    if engine not in desc.kernel_engines and not tables:
         return
     from puzzleplan.plans.warmup import kernels_cached
-    if not kernels_cached(desc.kernels):
+    if not kernels_cached(desc.kernels + (desc.table_kernels if tables else ())):
         print("puzzleplan: note: compiling the search kernels first (about 10-35 s, once per installation; "
               "no limit can cut it short; `puzzleplan warm-up` does it ahead)", file=sys.stderr)
 
