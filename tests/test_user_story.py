@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalogue import CASES, EXAMPLES
 from helpers import run_cli, run_json
@@ -360,3 +362,41 @@ def test_warm_up_names_numbas_cache_dir_when_one_is_set(monkeypatch, tmp_path) -
     assert _cache_dirs("puzzleplan.models.tiles.heuristic_kernels")[0] == tmp_path
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     assert _cache_dirs("puzzleplan.models.tiles.heuristic_kernels")[0].name == "__pycache__"
+
+
+def test_faces_of_several_characters_run_together_read_as_the_one_legal_split(capsys) -> None:
+    """Korf #12's blank (row 3, column 4) is next to 5, 3 and 15: under --notation tiles `15` is
+    the tile 15, not 1 then 5, and `1513` is 15 then 13, the one split whose moves are legal."""
+    korf = EXAMPLES / "tiles" / "korf-012.yaml"
+    code, out, _ = run_cli(capsys, "check", korf, "15", "--notation", "tiles")
+    assert code == 1 and "after all 1 move the goal is not reached" in out
+    code, out, _ = run_cli(capsys, "check", korf, "1513", "--notation", "tiles")
+    assert code == 1 and "after all 2 moves the goal is not reached" in out
+    code, out, _ = run_cli(capsys, "check", korf, "1", "--notation", "tiles")
+    assert code == 1 and "no tile '1' is next to the blank" in out
+    code, _, err = run_cli(capsys, "check", korf, "1" * 20, "--notation", "tiles")
+    assert code == 2 and "more than 256 ways; separate its moves" in err
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=8))
+def test_a_legal_run_of_faces_reads_back_as_itself_or_is_refused(steps: list[int]) -> None:
+    from puzzleplan.plans.check.common import PlanNotationError
+    from puzzleplan.plans.check.tiles import regrouped, tokens
+    model = load(EXAMPLES / "tiles" / "korf-012.yaml")
+    grid = [list(row) for row in model.start_grid]
+    r, c = 2, 3
+    faces = []
+    for step in steps:   # a walk of the blank, each move named by the face it slides
+        dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[step]
+        if 0 <= r + dr < 4 and 0 <= c + dc < 4:
+            faces.append(grid[r + dr][c + dc])
+            grid[r][c], grid[r + dr][c + dc] = grid[r + dr][c + dc], "_"
+            r, c = r + dr, c + dc
+    text = "".join(faces)
+    try:
+        read = regrouped(model, text, tokens(text), "tiles")
+    except PlanNotationError as exc:
+        assert "ways; separate its moves" in str(exc)
+        return
+    assert read == faces or not text

@@ -103,7 +103,7 @@ def checked_moves(model: Any, plan: str | Sequence[str], notation: str | None = 
     `notation`, text is read as `check` reads it and a list of moves as the engines print them."""
     if notation is None and not isinstance(plan, str):
         notation = "printed"
-    tokens = plan_tokens(model, plan)
+    tokens = _read(model, plan, notation)
     report = _checked(model, tokens, notation)
     if report.index is not None:
         return report, []
@@ -153,7 +153,19 @@ def check_plan(model: Any, plan: str | Sequence[str], notation: str | None = Non
     moves (tiles: blank, digits or tiles); "printed" means the notation the engines print.
     PlanNotationError when text cannot be read unambiguously.
     """
-    return _checked(model, plan_tokens(model, plan), notation)
+    return _checked(model, _read(model, plan, notation), notation)
+
+
+def _read(model: Any, plan: str | Sequence[str], notation: str | None) -> list[str]:
+    """`plan_tokens`, regrouped for a notation asked for where the family's checker module has
+    `regrouped` (tiles: faces of several characters run together under `tiles`)."""
+    tokens = plan_tokens(model, plan)
+    desc = family_of(model)
+    if isinstance(plan, str) and notation not in (None, "printed") and desc is not None and desc.checker:
+        regroup = _beside(desc.checker, "regrouped")
+        if regroup is not None:
+            return regroup(model, plan, tokens, notation)
+    return tokens
 
 
 def _checked(model: Any, tokens: list[str], notation: str | None) -> CheckReport:

@@ -7,7 +7,9 @@ of this board, matched exactly). When the plan fits several (faces `d`, `1` or `
 board), the one reading that is a plan is taken (legal and reaching the goal, else legal), or
 any of several that make the same moves; when several differ, it is refused with a message naming `--notation`, never guessed; `notation` ("blank",
 "digits", "tiles", or "printed" for the engines' own U D L R) forces one. Text without
-separators is one move per character.
+separators is one move per character, but under `notation="tiles"` on a board whose faces have
+several characters (`15`) it is split into faces: the one split whose moves are legal
+(`regrouped`; several, and one reaching the goal; else refused, asking for separators).
 """
 from __future__ import annotations
 
@@ -68,6 +70,57 @@ def printed(model: Any, tokens: list[str], notation: str | None = None) -> list[
     read in (`notation`, else the one `replay` finds: for pictures of a plan of digits or faces);
     IllegalMove as the replay raises it."""
     return _play(model, tokens, notation)[1]
+
+
+MAX_SPLITS = 256   # ways to split a run of faces tried before asking for separators
+
+
+def regrouped(model: Any, text: str, tokens: list[str], notation: str | None) -> list[str]:
+    """The moves of plan `text` read under `notation`: `tokens` (one per character without
+    separators), except text without separators under "tiles" on a board with faces of several
+    characters, which is split into faces: the one split that is legal (of several, the one
+    reaching the goal). PlanNotationError when several such splits remain, or too many to try."""
+    faces = {face for row in model.start_grid for face in row if face != "_"}
+    if notation != "tiles" or has_separators(text) or all(len(face) == 1 for face in faces):
+        return tokens
+    splits = _splits(text.strip(), faces)
+    if splits is None:
+        raise PlanNotationError(f"the plan {clip(text.strip())!r} splits into this board's faces more than "
+                                f"{MAX_SPLITS} ways; separate its moves with spaces or commas")
+    played = {}
+    for split in splits:
+        try:
+            played[tuple(split)] = _play(model, split, "tiles")[0]
+        except IllegalMove:
+            pass
+    for kept in ([s for s, goal in played.items() if goal], list(played)):
+        if len(kept) == 1:
+            return list(kept[0])
+    if len(played) > 1:
+        raise PlanNotationError(f"the plan {clip(text.strip())!r} splits into this board's faces in "
+                                f"{len(played)} legal ways; separate its moves with spaces or commas")
+    return splits[0] if splits else tokens   # no legal split: the replay names the first bad move
+
+
+def _splits(text: str, faces: set[str]) -> list[list[str]] | None:
+    """Every way to write `text` as faces in a row (None: more than MAX_SPLITS)."""
+    longest = max(len(face) for face in faces)
+    sizes = [[size for size in range(1, min(longest, i) + 1) if text[i - size:i] in faces]
+             for i in range(len(text) + 1)]   # sizes[i]: the faces text[:i] may end with
+    ways = [1] + [0] * len(text)
+    for i in range(1, len(text) + 1):
+        ways[i] = min(sum(ways[i - size] for size in sizes[i]), MAX_SPLITS + 1)
+    if ways[-1] > MAX_SPLITS:
+        return None
+    out = []
+    stack: list[tuple[int, list[str]]] = [(len(text), [])]   # from the end: (where, the faces after it, reversed)
+    while stack:
+        i, after = stack.pop()
+        if i == 0:
+            out.append(after[::-1])
+            continue
+        stack += [(i - size, after + [text[i - size:i]]) for size in sizes[i] if ways[i - size]]
+    return out
 
 
 def _play(model: Any, tokens: list[str], notation: str | None) -> tuple[bool, list[str]]:
