@@ -107,6 +107,8 @@ def test_convert_to_korf_reads_back_and_refuses_what_it_cannot_state(tmp_path: P
     example = puzzleplan.load(EXAMPLES / "tiles" / "korf-055.yaml")
     back = puzzleplan.load(out)
     assert code == 0 and (back.start_grid, back.goal_grid) == (example.start_grid, example.goal_grid)
+    assert out.read_text().split()[::17] == ["55", "41"]        # the instance's number and optimum kept
+    assert back.name == "k55 #55" and back.expect == {"optimal": 41}
     for name, why in (("small-2x3.yaml", "korf lines hold square boards"), ("eight-31.yaml", "korf lines state Korf's goal")):
         code, _, err = run_cli(capsys, "convert", EXAMPLES / "tiles" / name, "--to", "korf")
         assert code == 2 and f"--to korf: {why}" in err and "write yaml" in err
@@ -121,3 +123,16 @@ def test_any_square_permutation_reads_back_in_any_layout(side: int, data: st.Dat
     found = list(instances(" ".join(map(str, numbers)) + "\n", "<t>"))
     assert len(found) == 1 and found[0].cells == tuple(cells)
     assert found[0].label == (99 if label else None) and found[0].optimal == (31 if facts else None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(side=st.integers(2, 4), data=st.data(), number=st.none() | st.integers(0, 120),
+       optimal=st.none() | st.integers(0, 80))
+def test_a_written_line_reads_back_its_cells_and_what_it_keeps_of_number_and_optimum(
+        side: int, data: st.DataObject, number: int | None, optimal: int | None) -> None:
+    from puzzleplan.models.tiles.notation import _korf_goal, korf_line
+    cells = data.draw(st.permutations(range(side * side)))
+    start = [tuple("_" if c == 0 else str(c) for c in cells[r * side:(r + 1) * side]) for r in range(side)]
+    found = list(instances(korf_line(start, _korf_goal(side, side), number, optimal), "<t>"))
+    assert len(found) == 1 and found[0].cells == tuple(cells)
+    assert found[0].label in (number, None) and found[0].optimal in (optimal, None)   # dropped only when ambiguous

@@ -164,7 +164,7 @@ class TilesPuzzle(ModelBase):
         """Bare start rows ("grid"), one of Korf's lines ("korf"), or a YAML file in the grid
         notation ("yaml")."""
         return tiles_notation.write(kind, self.start_grid, self.goal_grid, self.name, self.max_moves,
-                                    fact_lines(self))
+                                    fact_lines(self), self.expect.get("optimal"))
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self, state: bytes) -> str:

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from puzzleplan.models.base import describe, quote
+from puzzleplan.models.base import ModelError, describe, quote
 from puzzleplan.models.document import CommonFields, Document
 from puzzleplan.models.tiles.board import BLANK, MAX_SIDE
 
@@ -75,13 +75,15 @@ def read(doc: Document, metrics: Sequence[str]) -> TilesFile:
 
 
 def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | None = None,
-          facts: Sequence[str] = ()) -> str:
-    """Bare start rows ("grid"), one of Korf's lines ("korf": the cells, 0 the blank), or a YAML
-    file in the grid notation ("yaml") ending in the `facts` lines (document.fact_lines:
-    description, expect). ValueError when the notation would read back as another puzzle."""
+          facts: Sequence[str] = (), optimal: int | None = None) -> str:
+    """Bare start rows ("grid"), one of Korf's lines ("korf": the instance's number, when the
+    name ends in one, the cells, 0 the blank, and the published `optimal`), or a YAML file in the
+    grid notation ("yaml") ending in the `facts` lines (document.fact_lines: description, expect).
+    ValueError when the notation would read back as another puzzle."""
     rows = lambda grid: [" ".join(row) for row in grid]
     if kind == "korf":
-        return korf_line(start, goal) + "\n"
+        numbered = re.search(r"(?:#|\s)(\d{1,9})$", name)
+        return korf_line(start, goal, int(numbered.group(1)) if numbered else None, optimal) + "\n"
     if kind == "grid":
         if goal != standard_goal(start):   # read back, bare rows would state another puzzle
             raise ValueError("grid writes the start rows alone, which read back with the standard goal (faces in "
@@ -95,9 +97,11 @@ def write(kind: str, start: Grid, goal: Grid, name: str = "", max_moves: int | N
     return "\n".join(lines + list(facts)) + "\n"
 
 
-def korf_line(start: Grid, goal: Grid) -> str:
-    """The start as one of Korf's lines (korf_lines.py): ValueError unless the board is square,
-    its faces are 1 .. n-1 and the goal is Korf's (blank first), which the line alone states."""
+def korf_line(start: Grid, goal: Grid, number: int | None = None, optimal: int | None = None) -> str:
+    """The start as one of Korf's lines (korf_lines.py), with the instance's `number` before the
+    cells and its `optimal` length after them where given and the line reads back so (else
+    without them): ValueError unless the board is square, its faces are 1 .. n-1 and the goal
+    is Korf's (blank first), which the line alone states."""
     side = len(start)
     if side != len(start[0]):
         raise ValueError(f"korf lines hold square boards (the size is read from the count), and this one is "
@@ -105,7 +109,19 @@ def korf_line(start: Grid, goal: Grid) -> str:
     if goal != _korf_goal(side, side):
         raise ValueError("korf lines state Korf's goal (0 1 2 ..., blank first), and this puzzle's goal is "
                          "another; write yaml")
-    return " ".join("0" if face == BLANK else face for row in start for face in row)
+    cells = " ".join("0" if face == BLANK else face for row in start for face in row)
+    from puzzleplan.models.tiles.korf_lines import instances
+    for before, after in ((number, optimal), (None, optimal), (number, None)):
+        if before is None and after is None:
+            continue
+        line = " ".join(str(x) for x in (before, cells, after) if x is not None)
+        try:   # e.g. an 8-puzzle's number, cells and optimum may also read as cells and two figures
+            read = next(instances(line, "<line>"))
+        except ModelError:
+            continue
+        if (read.label, read.optimal, " ".join(map(str, read.cells))) == (before, after, cells):
+            return line
+    return cells
 
 
 def _rows_of(doc: Document, key: str) -> list[tuple[int, Any]]:
