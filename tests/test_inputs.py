@@ -221,7 +221,7 @@ def test_a_pipe_nobody_writes_to_ends_at_the_time_limit_and_one_written_is_read(
     command = [sys.executable, "-m", "puzzleplan.plans.cli", "solve", str(fifo), "--time-limit", "1", "--json"]
     idle = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert idle.returncode == 3, idle.stderr
-    assert json.loads(idle.stdout) == {"status": "limit_reached",
+    assert json.loads(idle.stdout) == {"status": "limit_reached", "file": str(fifo),
                                        "message": "time limit of 1 s reached while reading the puzzle"}
     writer = threading.Thread(target=lambda: fifo.write_text((EXAMPLES / "tiles" / "small-2x3.yaml").read_text()))
     writer.start()

@@ -103,8 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LimitReached as exc:   # a planning task compiled outside a search (encodings listed, exported), a pipe read
         message = f"{exc} while {getattr(exc, 'during', 'compiling the planning task')}"
         print(f"puzzleplan: limit_reached: {message}", file=sys.stderr)
-        if getattr(args, "json", False):
-            _json_error({"status": "limit_reached", "message": message})
+        if getattr(args, "json", False):   # no puzzle yet, perhaps: the file it was reading
+            named = {"file": str(args.file)} if getattr(args, "file", None) else {}
+            _json_error({"status": "limit_reached", "message": message, **named})
         return EXIT_LIMIT
     except (ModelError, InputError, PlanNotationError) as exc:
         return fail("error: ", str(exc), EXIT_INPUT)
