@@ -12,7 +12,7 @@ import puzzleplan
 from catalogue import EXAMPLES
 from puzzleplan.models import level_count
 from puzzleplan.models.base import ModelError
-from puzzleplan.models.tiles.korf_lines import instances
+from puzzleplan.models.tiles.korf_text import instances
 
 KORF100 = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "korf100.txt"
 
