@@ -291,6 +291,18 @@ def test_task_families_without_encodings_of_their_own(path: str) -> None:
         assert result.status is Status.OPTIMAL and result.plan.cost == model.expect["optimal"], engine
 
 
+def test_a_solver_without_assumptions_minimises_cost_on_fresh_instances() -> None:
+    """python-sat's Kissat ignores assumptions and solves once: the cost bound goes in as a unit
+    clause on a fresh solver each round, so it finds ferry's optimum and proves the bound (it
+    answered the unbounded question, and verify called its dearer plan a disagreement)."""
+    import puzzleplan
+    model = load(EXAMPLES / "pddl" / "ferry.yaml")
+    result = solve(model, "sat", Request(options={"solver": "kissat"}))
+    assert result.status is Status.OPTIMAL and result.plan.cost == model.expect["optimal"] == 12
+    found = puzzleplan.verify(model, encodings=["sas-seq"], solver="kissat", progress=False)
+    assert found.optimal == 12 and all(c.result == "holds" for c in found.certificates), found.summary()
+
+
 @pytest.mark.parametrize("engine", ["sat", "cpsat"])
 def test_zero_cost_moves_prove_within_the_horizon_or_the_states(engine: str) -> None:
     """Free steps but a costly goal move: the cheapest plan within T steps is a global proof only

@@ -13,6 +13,11 @@ a horizon at least that large makes the bound global; encoders/engines.py checks
 Cost weights enter in unary (one literal per unit of cost), which suits the small integer
 costs of puzzles (Sokoban pushes: walks 0, pushes 1); pysat's pseudo-Boolean encodings would
 need the optional pypblib.
+
+A solver that ignores assumptions and solves once (python-sat's Kissat: sat/base.py's
+NO_ASSUMPTIONS) gets a fresh instance a bound, the bound as a unit clause: with the assumption
+dropped it answered the unbounded question, and its plan of cost 27 was taken for a proof that
+one of cost <= 11 exists (a false disagreement in `verify`).
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from puzzleplan.encoders.base import Answer, HorizonResult, steps_of
-from puzzleplan.encoders.sat.base import SatEncoding, _solve_limited
+from puzzleplan.encoders.sat.base import SatEncoding, _solve_limited, supports_assumptions
 
 
 def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: int | None,
@@ -43,18 +48,23 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
     built = time.perf_counter() - started
     totalizer: ITotalizer | None = None
     bound = upper
-    with Solver(name=solver_name, bootstrap_with=clauses) as solver:
+    incremental = supports_assumptions(solver_name)
+    with Solver(name=solver_name, bootstrap_with=clauses if incremental else []) as solver:
         while True:
             assumptions = []
             if bound is not None and bound < len(terms):
                 if totalizer is None:   # built at the first real bound: later bounds only shrink
                     totalizer = ITotalizer(lits=terms, ubound=bound + 1, top_id=encoding.pool.top)
                     encoding.pool.top = max(encoding.pool.top, totalizer.top_id)
-                    solver.append_formula(totalizer.cnf.clauses)
+                    if incremental:
+                        solver.append_formula(totalizer.cnf.clauses)
                     clauses += totalizer.cnf.clauses
                 assumptions = [-totalizer.rhs[bound]]
             asked = time.perf_counter()
-            outcome = _solve_limited(solver, assumptions, None)
+            if incremental:
+                outcome, true = _solve_limited(solver, assumptions, None), None
+            else:
+                outcome, true = _solve_once(solver_name, clauses + [[a] for a in assumptions])
             solved = time.perf_counter() - asked
             answer = Answer.UNKNOWN if outcome is None else (Answer.SAT if outcome else Answer.UNSAT)
             result = HorizonResult(horizon, answer, None, encoding.pool.top, len(clauses), built, solved,
@@ -63,7 +73,7 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
             if not outcome:
                 yield result
                 return
-            true = {lit for lit in solver.get_model() if lit > 0}
+            true = true if true is not None else {lit for lit in solver.get_model() if lit > 0}
             actions = encoding.decode_actions(true, horizon)  # type: ignore[attr-defined]
             result.moves = [a.name for a in actions]
             result.steps = steps_of(encoding, result.moves)
@@ -73,3 +83,10 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
             if cost <= floor or cost == 0:
                 return
             bound = cost - 1
+
+
+def _solve_once(solver_name: str, clauses: list[list[int]]) -> tuple[bool | None, set[int] | None]:
+    """A fresh solver's answer to `clauses`, and the true variables of its model when SAT."""
+    with Solver(name=solver_name, bootstrap_with=clauses) as once:
+        outcome = once.solve()
+        return outcome, ({lit for lit in once.get_model() if lit > 0} if outcome else None)
