@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -88,10 +89,13 @@ def _check_kind(model: Any, kind: str) -> None:
 
 def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
     """An exporter of `kind` (PDDL for every model with a planning-task form, or one the family
-    declares) writes into the folder `out`: a (domain, problem) pair as domain.pddl and
-    problem.pddl, or a mapping of file names to texts."""
+    declares) writes into the folder `out` (made when missing, in a folder that exists): a
+    (domain, problem) pair as domain.pddl and problem.pddl, or a mapping of file names to
+    texts; every file or none (a folder in the way of the second left the first written)."""
+    from contextlib import ExitStack
+
     from puzzleplan.encoders.pddl import exporter, exporter_supports
-    from puzzleplan.plans.core.files import write_bytes
+    from puzzleplan.plans.core.files import replaced
     _check_kind(model, kind)
     reason = exporter_supports(model, kind)
     if reason is not None:
@@ -100,9 +104,19 @@ def _export_declared(model: Any, kind: str, out: Path) -> list[Path]:
         raise ExportArgumentError("output", f"{out} is a file; a {kind} export writes its files into a folder")
     written = exporter(model, kind)(model)
     files = written if isinstance(written, dict) else dict(zip(("domain.pddl", "problem.pddl"), written))
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        write_bytes(out / name, text.encode("utf-8"))   # each all or nothing; OSError names the file
+    made = not out.exists()
+    if made and not out.resolve().parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(out.resolve().parent))
+    out.mkdir(exist_ok=True)
+    try:
+        with ExitStack() as stack:   # every temporary file made first; renamed together at the end
+            temporary = {name: stack.enter_context(replaced(out / name)) for name in files}
+            for name, text in files.items():
+                Path(temporary[name]).write_bytes(text.encode("utf-8"))   # OSError names the file
+    except BaseException:
+        if made and not any(out.iterdir()):
+            out.rmdir()
+        raise
     return [out / name for name in files]
 
 

@@ -233,3 +233,17 @@ def test_export_into_a_folder_leaves_no_map_behind(capsys, tmp_path: Path) -> No
     code, _, err = run_cli(capsys, "export", SMALL, "--to", "dimacs", "--horizon", "3", "-o", folder)
     assert code == 2 and "is a folder" in err
     assert list(tmp_path.iterdir()) == [folder]
+
+
+def test_a_pddl_export_writes_both_files_or_neither(capsys, tmp_path: Path) -> None:
+    """A folder in the way of problem.pddl left domain.pddl written; a missing parent folder is
+    refused as the DIMACS export refuses it, and the folder named is made when its parent exists."""
+    out = tmp_path / "d"
+    (out / "problem.pddl").mkdir(parents=True)
+    code, _, err = run_cli(capsys, "export", SMALL, "--to", "pddl", "-o", out)
+    assert code == 2 and "problem.pddl: cannot write: is a folder" in err
+    assert [p.name for p in out.iterdir()] == ["problem.pddl"]
+    code, _, err = run_cli(capsys, "export", SMALL, "--to", "pddl", "-o", tmp_path / "no" / "such")
+    assert code == 2 and "no such folder" in err and not (tmp_path / "no").exists()
+    code, _, _ = run_cli(capsys, "export", SMALL, "--to", "pddl", "-o", tmp_path / "new")
+    assert code == 0 and sorted(p.name for p in (tmp_path / "new").iterdir()) == ["domain.pddl", "problem.pddl"]
