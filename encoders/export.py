@@ -140,7 +140,7 @@ def _write_dimacs(model: Any, encoding: str, options: EncodingOptions, horizon: 
     cnf = CNF(from_clauses=enc.clauses(horizon))
     cnf.to_file(cnf_path, comments=[f"c puzzleplan {encoding} horizon {horizon} goal {options.goal}",
                                     f"c variable map: {cnf_name}.map.json"])
-    mapping = {"encoding": encoding, "horizon": horizon, "options": asdict(options),
+    mapping = {"encoding": encoding, "horizon": horizon, "options": asdict(options), "metric": model.metric,
                "variables": {str(v): name for v, name in enc.names().items()}}
     Path(map_path).write_text(json.dumps(mapping, indent=0), encoding="utf-8")
     yield None
@@ -207,6 +207,17 @@ def _check_status(status: str, number: int) -> None:
                            "(expected SATISFIABLE or UNSATISFIABLE)")
 
 
+def map_metric(map_text: str) -> str | None:
+    """The metric a variable map says its export was made under (None: it does not say, or the
+    text is no map: decode_dimacs then names what is wrong)."""
+    try:
+        mapping = json.loads(map_text)
+    except json.JSONDecodeError:
+        return None
+    metric = mapping.get("metric") if isinstance(mapping, dict) else None
+    return metric if isinstance(metric, str) else None
+
+
 def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]:
     """The map's fields checked before anything is built from them (ValueError naming the field):
     a horizon beyond MAX_CAP would have the encoding build itself for hours."""
@@ -240,6 +251,10 @@ def decode_dimacs(model: Any, map_text: "str | os.PathLike[str]", solution_text:
     map_text, solution_text = (Path(t).read_text() if isinstance(t, os.PathLike) else t for t in (map_text, solution_text))
     true = read_model_literals(solution_text)
     mapping, encoding, horizon, options = _read_map(map_text)
+    metric = mapping.get("metric")   # maps written before 2026-11-25 do not say
+    if metric is not None and metric != model.metric:
+        raise ValueError(f"it was exported under the metric {shorten(str(metric), 20)!r}, and the puzzle is read "
+                         f"under {model.metric!r}: decode under the export's metric (--metric {shorten(str(metric), 20)})")
     if encoding not in encodings_for(model):   # e.g. a map exported from another family's file
         raise ValueError(f"its encoding {encoding!r} is not one of {model.family} under {model.metric} "
                          "(exported from another file?)")

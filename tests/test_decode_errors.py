@@ -127,6 +127,20 @@ def test_a_model_decodes_into_a_valid_plan(capsys, tmp_path: Path, family: str) 
     assert code == 0 and data["valid"] is True and data["length"] == CASES[family][1]
 
 
+def test_decode_reads_under_the_metric_the_export_was_made_under(capsys, tmp_path: Path) -> None:
+    """The map records the export's metric: without --metric decode takes it (it used the file's
+    default and named a clause the model falsified); another --metric is refused by name."""
+    puzzle, cnf = EXAMPLES / "rush-hour" / "walls.yaml", tmp_path / "slide.cnf"
+    code, _, err = run_cli(capsys, "export", puzzle, "--metric", "slide", "--to", "dimacs", "--horizon", 6, "-o", cnf)
+    assert code == 0, err
+    sol = tmp_path / "slide.sol"
+    sol.write_text(solve(cnf))
+    code, data = run_json(capsys, "decode", puzzle, "--map", f"{cnf}.map.json", sol)
+    assert code == 0 and data["valid"] is True
+    code, out, err = run_cli(capsys, "decode", puzzle, "--map", f"{cnf}.map.json", sol, "--metric", "step")
+    assert code == 2 and "exported under the metric 'slide'" in err and "--metric slide" in err
+
+
 # -- the reader ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, true", [
     ("SAT\n1 -2 3 0\n", {1, 3}),                               # MiniSat's result file

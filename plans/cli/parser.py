@@ -261,7 +261,7 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     p.add_argument("--map", required=True, metavar="MAP", help="the OUT.map.json written by export --to dimacs "
                                                                "(MAP or @MAP)")
     p.add_argument("solution", help="the solver's model ('v 1 -2 ... 0' lines or integers): a file, @FILE, or the text")
-    p.add_argument("--metric", help=METRIC_HELP)
+    p.add_argument("--metric", help="the metric to read the puzzle under (default: the export's, which its map records)")
     p.add_argument("--json", action="store_true")
 
 
