@@ -574,6 +574,7 @@ def test_an_encoding_of_goal_by_only_is_left_out_of_exact_compares_and_refused_b
     assert code == 0 and "sok-walk" not in out and "left out under --goal exact: sok-walk encodes goal 'by'" in err
     for command in (["compare", level, "--goal", "exact", "--encodings", "sok-walk"],
                     ["export", level, "--to", "dimacs", "--encoding", "sok-walk", "--goal", "exact", "--horizon", "11",
-                     "-o", tmp_path / "y.cnf"]):
+                     "-o", tmp_path / "y.cnf"],
+                    ["solve", level, "--engine", "sat", "--encoding", "sok-walk", "--goal", "exact"]):
         code, _, err = run_cli(capsys, *command)
         assert code == 2 and err.strip() == "puzzleplan: error: --goal: sok-walk encodes goal 'by' only, not 'exact'"

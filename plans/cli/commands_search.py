@@ -93,15 +93,19 @@ def _check_encoder_options(engine: str, model: Any, args: argparse.Namespace) ->
         if engine not in readers:
             flag = "--reversal-cut" if key == "no_reversal" else "--" + key.replace("_", "-")
             raise InputError(f"{flag} goes with --engine {' or '.join(readers)}, not {engine}")
-    name = getattr(args, "encoding", None)
-    if name is None:
+    if engine not in ("sat", "cpsat"):
         return
-    from puzzleplan.encoders.base import encodings_for
+    from puzzleplan.encoders.base import encodings_for, goal_reason
     from puzzleplan.encoders.engines import pick_encoding
-    if pick_encoding(model, engine, name) is None:
+    name = getattr(args, "encoding", None)
+    chosen = pick_encoding(model, engine, name)
+    if name is not None and chosen is None:
         names = encodings_for(model, engine)
         raise InputError(f"--encoding: expected one of {', '.join(names) or 'none'} (the {engine} encodings of "
                          f"{model.family} under {model.metric}), got {clip(name)!r}")
+    why = None if chosen is None else goal_reason(chosen, getattr(args, "goal", None))
+    if why is not None:   # as compare and export say it, before any solver runs
+        raise InputError(f"--goal: {why}")
 
 
 def _check_plan_format(args: argparse.Namespace, model: Any) -> None:
