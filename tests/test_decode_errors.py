@@ -115,6 +115,8 @@ def test_solution_given_as_text_is_called_solution(capsys, tmp_path: Path) -> No
     puzzle, cnf = export(capsys, tmp_path, "tiles")
     assert decode_error(capsys, puzzle, cnf, "s UNSATISFIABLE") == \
         "puzzleplan: error: SOLUTION: the solver reported UNSATISFIABLE: there is no plan to decode"
+    missing = tmp_path / "missing.sol"   # a path to no file is named as such, not read as literals
+    assert decode_error(capsys, puzzle, cnf, str(missing)).endswith("missing.sol: no such file")
 
 
 # -- the good path -------------------------------------------------------------------------------

@@ -279,7 +279,9 @@ def _solution_text(arg: str) -> tuple[str, str]:
     in an error (the file's path, or 'SOLUTION' for text) and its text."""
     import os
     path = arg[1:] if arg.startswith("@") else arg
-    if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)):
+    # one word naming no file but shaped like a path (a dot or a slash in it) was meant as a file
+    meant_a_file = len(arg.split()) == 1 and any(ch in arg for ch in "./\\") and len(arg) < 4096
+    if arg.startswith("@") or (len(arg) < 4096 and os.path.isfile(path)) or meant_a_file:
         try:
             return clip_path(path), read_text(path, "a SAT solver's model", MAX_DECODE_BYTES, clip_path(path))
         except ModelError as exc:
