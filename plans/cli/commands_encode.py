@@ -301,7 +301,7 @@ def cmd_encodings(args: argparse.Namespace) -> int:
         metrics = list(getattr(cls, "metrics", ()) or ())
         if model is not None and supports(cls, model) is not None:
             continue
-        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        about = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())   # the first paragraph, whole
         rows.append({"name": name, "backend": cls.backend, "family": "any" if is_generic(cls) else cls.family,
                      "metrics": metrics or None, "about": about})
     if args.json:
