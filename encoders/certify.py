@@ -467,6 +467,7 @@ def compare(model: Any, horizon: int, encodings: list[str], solvers: list[str], 
     leaves no time is unknown at once. `memory_mb` holds each SAT solver process (with this
     one) and each CP-SAT search to the memory limit."""
     opts = options or proof_options(model)[0]
+    encodings, solvers = list(dict.fromkeys(encodings)), list(dict.fromkeys(solvers))   # a name given twice runs once
     task = None
     if costed(model):
         from puzzleplan.encoders.sas_analysis import analysis_of

@@ -154,7 +154,7 @@ def choose_encodings(model: Model, names: list[str] | None = None, one_per_backe
             if name not in known:
                 raise UnknownEncoding(f"no encoding {name!r} for {model.family} under the {model.metric} metric "
                                       f"(available: {', '.join(known) or 'none'})")
-        return list(names)
+        return list(dict.fromkeys(names))   # a name given twice is verified once
     if not known:
         raise NoEncodings(f"no encodings for {model.family} under the {model.metric} metric")
     if not one_per_backend:

@@ -307,6 +307,8 @@ def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) 
     assert {t.length for t in rows} == {13} and all(t.valid for t in rows)
     below = puzzleplan.compare(model, horizon=12, encodings=["tiles-moves"])   # the command line's two solvers
     assert [(t.solver, t.result) for t in below] == [("cadical195", "unsat"), ("glucose4", "unsat")]
+    twice = puzzleplan.compare(model, horizon=12, encodings=["tiles-moves"] * 2, solvers=["cadical195"] * 2)
+    assert [(t.encoding, t.solver) for t in twice] == [("tiles-moves", "cadical195")]   # a name given twice runs once
     assert [p.name for p in puzzleplan.export(model, "pddl", tmp_path / "pddl")] == ["domain.pddl", "problem.pddl"]
     cnf, variables = puzzleplan.export(model, "dimacs", tmp_path / "x.cnf", horizon=13)
     from pysat.formula import CNF

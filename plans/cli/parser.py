@@ -217,7 +217,9 @@ def _encode_commands(sub: Any, exports: list[str]) -> None:
     _puzzle(p)
     p.add_argument("--claim", type=whole(0, MAX_CAP), metavar="N", help="check a claimed minimum instead")
     p.add_argument("--metric", help=METRIC_HELP)
-    p.add_argument("--encodings", nargs="+", metavar="NAME", help="default: the family's first SAT and CP-SAT encodings")
+    p.add_argument("--encodings", nargs="+", metavar="NAME",
+                   help="default: per backend (SAT, CP-SAT), the family's first hand-tuned encoding and the "
+                        "first generic one (sas-seq, cp-sas)")
     p.add_argument("--solver", default="cadical195", help="python-sat solver for SAT encodings")
     p.add_argument("--workers", type=whole(1, 64), metavar="N", help="CP-SAT worker threads")
     p.add_argument("--fresh-bound", action="store_true",
