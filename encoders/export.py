@@ -57,10 +57,13 @@ def export(model: Any, to: str, output: str | Path, horizon: int | None = None, 
                       if value is not None), None)
         if given is not None:
             raise ExportArgumentError(given, f"goes with the formula exports ({', '.join(FORMULA_KINDS)}); "
-                                             f"a {to} export has no horizon")
+                                             f"a {to} export states the puzzle itself, at no horizon, in no encoding")
         return _export_declared(model, to, out)
     if horizon is None:
         raise ExportArgumentError("horizon", f"a {to} export encodes one horizon; give one")
+    if out.name in ("", ".", "..") or str(output).endswith(("/", os.sep)) or out.is_dir():
+        raise ExportArgumentError("output", f"{shorten(str(output), 60)} is a folder; a {to} export writes one "
+                                            f"file: give its name ({'OUT.cnf' if to == 'dimacs' else 'OUT.pb'})")
     backend = "sat" if to == "dimacs" else "cpsat"
     known = encodings_for(model, backend)
     encoding = encoding or next(iter(known), None)

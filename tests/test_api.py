@@ -323,7 +323,7 @@ def test_compare_export_decode_and_the_task_as_the_commands_give_them(tmp_path) 
     with pytest.raises(ValueError, match=r"^expected the variable map's JSON \(as export writes it beside"):
         puzzleplan.decode(model, str(variables), found)
     assert len(puzzleplan.compile_task(model).actions) > 0
-    with pytest.raises(ValueError, match="a pddl export has no horizon"):
+    with pytest.raises(ValueError, match="a pddl export states the puzzle itself, at no horizon"):
         puzzleplan.export(model, "pddl", tmp_path / "again", horizon=3)
     with pytest.raises(ValueError, match="no encoding 'nope'"):
         puzzleplan.compare(model, encodings=["nope"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from helpers import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -247,3 +249,11 @@ def test_a_pddl_export_writes_both_files_or_neither(capsys, tmp_path: Path) -> N
     assert code == 2 and "no such folder" in err and not (tmp_path / "no").exists()
     code, _, _ = run_cli(capsys, "export", SMALL, "--to", "pddl", "-o", tmp_path / "new")
     assert code == 0 and sorted(p.name for p in (tmp_path / "new").iterdir()) == ["domain.pddl", "problem.pddl"]
+
+
+@pytest.mark.parametrize("output", [".", "sub/", ".."])
+def test_a_formula_export_to_a_folder_asks_for_a_file_name(capsys, tmp_path: Path, monkeypatch, output: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "export", SMALL, "--to", "dimacs", "--horizon", "3", "-o", output)
+    assert code == 2 and f"-o: {output} is a folder; a dimacs export writes one file" in err
+    assert list(tmp_path.iterdir()) == []
