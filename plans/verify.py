@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from puzzleplan.encoders.runner import Call, warm_children
-from puzzleplan.plans.core.context import SearchContext
+from puzzleplan.plans.core.context import LimitReached, SearchContext
 from puzzleplan.plans.core.contracts import Model
 from puzzleplan.plans.core.progress import Line, Progress
 from puzzleplan.plans.core.types import Limits, Request, Result, Status
@@ -263,7 +263,11 @@ def _verify(model: Model, claim: int | None, chosen: list[str], solver: str, wor
         return Verification(native.status.value, None, claim, None, [], native.status.exit_code,
                             native.message, native)
     from puzzleplan.encoders.certify import costed, certify_cost
-    cost_claim = costed(model)
+    try:
+        cost_claim = costed(model)   # compiles the planning task: seconds, under the limits
+    except LimitReached as exc:
+        return Verification(Status.LIMIT_REACHED.value, None, claim, None, [], Status.LIMIT_REACHED.exit_code,
+                            f"{exc} while compiling the planning task, before any encoding ran", native)
     optimum = native.plan.cost if cost_claim else native.plan.length
     claim = optimum if claim is None else claim
     holds = optimum == claim

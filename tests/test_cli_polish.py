@@ -257,3 +257,24 @@ def test_a_formula_export_to_a_folder_asks_for_a_file_name(capsys, tmp_path: Pat
     code, _, err = run_cli(capsys, "export", SMALL, "--to", "dimacs", "--horizon", "3", "-o", output)
     assert code == 2 and f"-o: {output} is a folder; a dimacs export writes one file" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_stopped_while_compiling_the_task_answers_in_its_own_shape(capsys, monkeypatch) -> None:
+    """A limit in the task's compilation, before or after the native search, gives verify's JSON
+    (summary, certificates, the native bound), not the bare two fields of a command stopped early."""
+    import puzzleplan.encoders.certify as certify
+    import puzzleplan.plans.cli.commands_encode as commands
+    from puzzleplan.plans.core.context import LimitReached
+
+    def stopped(*_):
+        raise LimitReached("time limit of 1 s reached", "time limit")
+    monkeypatch.setattr(certify, "costed", stopped)
+    code, out, _ = run_cli(capsys, "verify", SMALL, "--json")
+    found = json.loads(out)
+    assert code == 3 and found["status"] == "limit_reached" and found["certificates"] == []
+    assert found["summary"].endswith("while compiling the planning task, before any encoding ran")
+    assert found["lower_bound"] == 11          # the native search's optimum, proved before the limit
+    monkeypatch.setattr(commands, "_encodings_arg", stopped)
+    code, out, _ = run_cli(capsys, "verify", SMALL)
+    assert code == 3 and "limit_reached: time limit of 1 s reached while compiling the planning task, before any " \
+                         "method ran" in out

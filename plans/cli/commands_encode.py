@@ -17,8 +17,8 @@ from puzzleplan.plans.core.progress import Progress
 from puzzleplan.plans.core.types import Result, Status
 from puzzleplan.plans.core.words import clip, clip_path, count
 from puzzleplan.plans.solve import EngineBug
-from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, check_solver, choose_encodings,
-                                     compare_horizon, verify)
+from puzzleplan.plans.verify import (NoEncodings, UnknownEncoding, UnknownSolver, Verification, check_solver,
+                                     choose_encodings, compare_horizon, verify)
 
 if TYPE_CHECKING:
     from puzzleplan.encoders.certify import Trial
@@ -65,12 +65,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     model = load_model(args)
-    encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
-    _check_solvers([args.solver], "--solver")
-    note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
-    with progress_for(args) as progress:   # the time limit counts from the command's start
-        found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress,
-                       args.fresh_bound, since=command_started())
+    try:
+        encodings = _encodings_arg(model, args.encodings, True)   # may compile the planning task: seconds
+    except LimitReached as exc:   # before any method ran: the verdict says so, in verify's own shape
+        found = Verification("limit_reached", None, args.claim, None, exit_code=EXIT_LIMIT,
+                             message=f"{exc} while compiling the planning task, before any method ran")
+    else:
+        _check_solvers([args.solver], "--solver")
+        note_cold_kernels(model, getattr(model, "default_engine", "bfs"), args, list(encodings))
+        with progress_for(args) as progress:   # the time limit counts from the command's start
+            found = verify(model, args.claim, encodings, args.solver, args.workers, limits_of(args), progress,
+                           args.fresh_bound, since=command_started())
     if args.json:
         print_json(found.as_dict())
     else:

@@ -118,8 +118,11 @@ def print_verification(model: Any, found: Any) -> None:
     print(f"puzzle:  {describe(model)}")
     native = found.native
     if found.optimal is None:
-        print(f"native {native.engine}: {native.status.value}: {native.message}")
-        if native.lower_bound is not None:   # what the search proved before it stopped
+        if native is None or native.status.value != found.status:   # stopped after the native search, or before it
+            print(found.summary())
+        else:
+            print(f"native {native.engine}: {native.status.value}: {native.message}")
+        if native is not None and native.lower_bound is not None:   # what the search proved before it stopped
             print(f"bound:   {bound_words(model, native.lower_bound)}")
         return
     rows = found.certificates
