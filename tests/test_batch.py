@@ -237,6 +237,9 @@ def test_local_pool_and_dask_local_cluster_give_the_same_table(tmp_path: Path) -
         optima.setdefault(row["instance"], set()).add(row["cost"])
     assert all(len(costs) == 1 for costs in optima.values())
     assert {r["variables"] is not None for r in rows if r["engine"] == "sat"} == {True}
+    # the engine's default solver, which the spec leaves out, is named in the table as solve --json names it
+    assert {r["solver"] for r in rows if r["engine"] == "sat"} == {"cadical195"}
+    assert {(r["encoding"], r["solver"]) for r in rows if r["engine"] != "sat"} == {(None, None)}
     assert local.disagreements == [] and dask.disagreements == []
 
 

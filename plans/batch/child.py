@@ -70,6 +70,8 @@ def execute(run: Run) -> dict[str, Any]:
     solved = sum(c.get("solve_seconds") or 0.0 for c in calls) if calls else result.stats.seconds
     plan = result.plan
     return {**row,
+            # the engine's own choice where the spec left them out (the sat engine's default encoding...)
+            "encoding": row["encoding"] or stats.get("encoding"), "solver": row["solver"] or stats.get("solver"),
             "status": result.status.value,
             "length": None if plan is None else plan.length,
             "cost": None if plan is None else plan.cost,
