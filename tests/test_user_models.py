@@ -460,3 +460,27 @@ def test_a_declared_parity_is_no_promise_that_plans_pad(capsys, tmp_path: Path, 
     (tmp_path / "dag.yaml").write_text("puzzle: python:./dag.py:Dag\n")
     code, out, _ = run_cli(capsys, "solve", tmp_path / "dag.yaml", *args)
     assert code == 0 and "2 moves" in out, out
+
+
+def test_keyword_construction_is_told_the_metric_chosen(tmp_path: Path) -> None:
+    """A class built from keywords whose rules depend on the metric got its own default, so the
+    file's `metric: fast` was solved as step (6 moves for 3)."""
+    (tmp_path / "meta.py").write_text(textwrap.dedent('''
+        class Meta:
+            metrics = ("step", "fast")
+            def __init__(self, metric="step", goal=6):
+                self.fast, self.goal = metric == "fast", goal
+            def initial(self):
+                return 0
+            def is_goal(self, s):
+                return s == self.goal
+            def successors(self, s):
+                if s < 8:
+                    yield "inc", s + 1
+                    if self.fast:
+                        yield "dbl", 2 * s + 1 if s else 2
+    '''))
+    fast = _from_text(tmp_path, "puzzle: python:./meta.py:Meta\nmetric: fast\n")
+    plain = _from_text(tmp_path, "puzzle: python:./meta.py:Meta\ngoal: 6\n", "q.yaml")
+    assert (fast.metric, solve(fast, "bfs").plan.length) == ("fast", 3)
+    assert (plain.metric, solve(plain, "bfs").plan.length) == ("step", 6)

@@ -30,7 +30,10 @@ Optional (a default is used when absent):
     unsolvable_reason() -> str | None   a reason when the instance is known unsolvable
     plan_parity() -> int | None         the parity every plan length has, when the rules fix it
     metrics: tuple[str, ...]            the metrics it supports (default ("step",)); the chosen
-                                        one arrives as `metric` in the data
+                                        one (the file's, --metric's, else the first) arrives as
+                                        the keyword `metric` when the constructor names it (or
+                                        takes **kwargs and the class declares `metrics`);
+                                        from_yaml and from_document read the `metric:` field
     family: str                         the family's name in output (default: the class name; the
                                         entry-point name for entry points); not a built-in name
     default_engine: str                 engine used by `solve` without --engine (default "bfs")
@@ -133,7 +136,7 @@ def _build(cls: type, origin: tuple[Any, ...], doc: Document, spec: str) -> "Use
     name, metric, max_moves, expect = common.name, common.metric, common.max_moves, common.expect
     data = {k: v for k, v in doc.data.items() if k != "puzzle"}
     try:
-        inner, how = _construct(cls, data, doc)
+        inner, how = _construct(cls, data, doc, metric)
     except ModelError as exc:
         if str(exc).startswith(f"{doc.source}:"):
             raise ModelError(" ".join(str(exc).split())) from None
@@ -196,7 +199,10 @@ def how_of(cls: type) -> str:
     return ""
 
 
-def _construct(cls: type, data: dict[str, Any], doc: Document | None) -> tuple[Any, str]:
+def _construct(cls: type, data: dict[str, Any], doc: Document | None, metric: str) -> tuple[Any, str]:
+    """The instance, from the data (the YAML's fields): `from_document` or `from_yaml` get them
+    as written; keyword construction gets the other fields and the chosen `metric` when the
+    constructor takes it (`_takes_metric`)."""
     how = how_of(cls)
     if how == ".from_document":
         if doc is None:  # rebuilt in a worker from the data alone
@@ -207,7 +213,21 @@ def _construct(cls: type, data: dict[str, Any], doc: Document | None) -> tuple[A
     if how == ".from_yaml":
         return cls.from_yaml(dict(data)), how
     params = {k: v for k, v in data.items() if k not in STANDARD_KEYS}
+    if _takes_metric(cls):   # the one standard key a class is told: it may change the rules
+        params["metric"] = metric
     return cls(**params), how
+
+
+def _takes_metric(cls: type) -> bool:
+    """Whether keyword construction passes `metric`: the constructor names it, or takes any
+    keyword and the class declares its `metrics`."""
+    import inspect
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "metric" and p.kind is not p.VAR_POSITIONAL for p in parameters) or (
+        "metrics" in vars(cls) and any(p.kind is p.VAR_KEYWORD for p in parameters))
 
 
 def _own(inner: Any, attr: str, kind: type, default: Any) -> Any:
@@ -474,7 +494,7 @@ def _rebuild(origin: tuple[Any, ...], payload: tuple[str, Any], data: dict[str, 
     if kind == "instance":
         inner = pickle.loads(value)
     else:
-        inner, _ = _construct(cls, data, None)
+        inner, _ = _construct(cls, data, None, attrs["metric"])
     metrics = tuple(getattr(cls, "metrics", ("step",)))
     return wrapper_class(cls, _family_name(cls, origin), metrics)(inner, origin, data, source, attrs)
 
