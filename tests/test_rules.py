@@ -357,6 +357,8 @@ BAD = [
      "never one of them"),
     ("set compared with the wrong domain", "- on[d] != to", "- on[d] != d", "on[d] != d",
      "actions.move.requires[1]", "never d"),
+    ("a value compared with a whole set", "- on[d] != to", "- on[d] != peg", "on[d] != peg",   # was silently true
+     "actions.move.requires[1]", "!= compares a value with a value, got the text 'a' and a tuple"),
     ("init value outside its domain", "on[*]: a", "on[*]: d", "on[*]: d", "init.on[*]", "outside the domain"),
     ("goal value outside its domain", "on[*]: c", "on[*]: 4", "on[*]: 4", "goal.on[*]", "outside the domain"),
     ("name template with an unknown field", 'name: "{on[d]}>{to}"', 'name: "{on[d]}>{peg2}"', 'name: "{',

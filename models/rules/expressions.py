@@ -324,6 +324,10 @@ class Compiler:
             b = right(f)
             if sign not in ("==", "!="):
                 _ordered(sign, a, b)
+            elif isinstance(a, tuple) != isinstance(b, tuple):   # never equal: a value spelt as a set's name?
+                raise ExprError(f"{sign} compares a value with a value, got {_what(a)} and {_what(b)}; a name that "
+                                "is a set's stands for the whole set, so a value spelt the same cannot be written "
+                                "bare: rename one of them")
             return op(a, b), b
         return step
 
