@@ -466,3 +466,18 @@ def test_cli_exits_2_with_one_line(tmp_path: Path, capsys) -> None:
     code, out, err = run_cli(capsys, "solve", path)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and f"{path}:{_line(HANOI, 'on[d] != to')}:" in err
+
+
+def test_an_error_in_the_show_picture_names_its_file_and_line(capsys, tmp_path: Path) -> None:
+    """Met only when a state is drawn (--show, --render): it said 'show: // by zero' alone."""
+    path = tmp_path / "show.yaml"
+    path.write_text("puzzle: rules\nvariables:\n  x: 0..3\ninit: {x: 0}\ngoal: {x: 3}\nactions:\n  inc:\n"
+                    "    requires: x < 3\n    effects: {x: x + 1}\n    name: i\nshow: \"y={10 // (3 - x)}\"\n")
+    code, _, err = run_cli(capsys, "solve", path, "--show")
+    assert code == 2 and err.strip() == f"puzzleplan: error: {path}:11: field 'show': // by zero"
+    model = pickle.loads(pickle.dumps(__import__("puzzleplan").load(path)))   # the worker's copy says it too
+    state = model.initial()
+    for _ in range(3):
+        state = next(iter(model.successors(state)))[1]
+    with pytest.raises(Exception, match=r"show.yaml:11: field 'show': // by zero"):
+        model.render(state)

@@ -73,9 +73,9 @@ class RulesModel(TaskModel):
         try:
             text = picture.render(Frame({}, state_reader(self.rules, tuple(state))))
         except ExprError as exc:
-            raise ModelError(f"show: {exc}") from None
+            raise ModelError(f"{picture.where or 'show:'} {exc}") from None
         except BudgetExceeded:
-            raise ModelError("show: the picture runs too many loop steps") from None
+            raise ModelError(f"{picture.where or 'show:'} the picture runs too many loop steps") from None
         return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines())
 
     def notation(self, kind: str) -> str:

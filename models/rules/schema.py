@@ -46,9 +46,11 @@ _ASSIGNMENT = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*\Z")
 
 @dataclass(frozen=True)
 class Template:
-    """A text with `{expression}` fields (move names, the show picture)."""
+    """A text with `{expression}` fields (move names, the show picture); `where` is the file,
+    line and field it was read from ("FILE:LINE: field 'show':"), for errors met rendering it."""
 
     parts: tuple[str | Expression, ...]
+    where: str = ""
 
     def render(self, frame: Frame) -> str:
         return "".join(p if isinstance(p, str) else show(p(frame)) for p in self.parts)
@@ -342,7 +344,7 @@ def read_template(reader: Reader, path: tuple[Step, ...], text: Any, world: Worl
             parts.append(compile_expression(literal, world, scope))
         except ExprError as exc:
             raise reader.fail(path, f"the field {{{literal}}}: {exc}") from None
-    return Template(tuple(parts))
+    return Template(tuple(parts), str(reader.fail(path, "")).rstrip())
 
 
 def split_template(text: str) -> list[tuple[str, bool]]:
