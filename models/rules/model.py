@@ -37,6 +37,7 @@ class RulesModel(TaskModel):
                          expect=common.expect, description=common.description)
         self._rules: Rules | None = rules
         self.data = data
+        self._show_where = rules.show.where if rules.show is not None else ""   # kept by a worker's copy
 
     @property
     def rules(self) -> Rules:
@@ -73,9 +74,9 @@ class RulesModel(TaskModel):
         try:
             text = picture.render(Frame({}, state_reader(self.rules, tuple(state))))
         except ExprError as exc:
-            raise ModelError(f"{picture.where or 'show:'} {exc}") from None
+            raise ModelError(f"{self._show_where or 'show:'} {exc}") from None
         except BudgetExceeded:
-            raise ModelError(f"{picture.where or 'show:'} the picture runs too many loop steps") from None
+            raise ModelError(f"{self._show_where or 'show:'} the picture runs too many loop steps") from None
         return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines())
 
     def notation(self, kind: str) -> str:
