@@ -484,3 +484,22 @@ def test_keyword_construction_is_told_the_metric_chosen(tmp_path: Path) -> None:
     plain = _from_text(tmp_path, "puzzle: python:./meta.py:Meta\ngoal: 6\n", "q.yaml")
     assert (fast.metric, solve(fast, "bfs").plan.length) == ("fast", 3)
     assert (plain.metric, solve(plain, "bfs").plan.length) == ("step", 6)
+
+
+def test_a_class_file_imports_the_modules_beside_it(tmp_path: Path) -> None:
+    """As when the file runs as a script: `from steps_beside_it import STEP` failed unless the
+    folder was on PYTHONPATH."""
+    (tmp_path / "steps_beside_it.py").write_text("STEP = 2\n")
+    (tmp_path / "stepper.py").write_text(textwrap.dedent('''
+        from steps_beside_it import STEP
+        class Stepper:
+            def initial(self):
+                return 0
+            def is_goal(self, s):
+                return s == 6
+            def successors(self, s):
+                if s < 10:
+                    yield "add", s + STEP
+    '''))
+    model = _from_text(tmp_path, "puzzle: python:./stepper.py:Stepper\n")
+    assert solve(model, "bfs").plan.length == 3

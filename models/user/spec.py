@@ -124,6 +124,9 @@ def _import_file(path: Path, module_name: str) -> Any:
         raise _SpecError(f"cannot import {quote(str(path), 80)} as Python (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:   # its own modules beside it import, as when the file is run as a script;
+        sys.path.append(folder)  # last, so a file there named like a library module shadows nothing
     try:
         spec.loader.exec_module(module)
     except BaseException as exc:
