@@ -430,3 +430,15 @@ def test_faces_the_raster_fonts_cannot_draw_are_noted(capsys, tmp_path: Path) ->
     assert code == 0 and err == ""   # the viewer's fonts draw svg text
     code, out, err = run_cli(capsys, "render", EXAMPLES / "tiles" / "small-2x3.yaml", "-o", tmp_path / "six.png")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("text, kind, cells", [
+    ("B.B\n...\nW.W", "symbols", 9),      # rows of characters without spaces: a 3 x 3 grid (was 3 cells of rows)
+    ("a b\nc d", "cells", 4),              # words between spaces: one a cell
+    ("x=1\ny=2", "symbols", 6),
+    ("one line of words", "lines", 0),
+])
+def test_a_text_picture_is_laid_out_as_its_characters_or_its_words(text: str, kind: str, cells: int) -> None:
+    from puzzleplan.plans.render.generic import layout
+    found, placed = layout(text)
+    assert (found, len(placed)) == (kind, cells)

@@ -2,8 +2,9 @@
 text picture, `model.render(state)`, laid out as a grid of cells when it looks like one.
 
 The text is read in one of three ways, the first that fits:
-    cells    every line splits (at spaces) into the same number of short tokens (at most 3
-             characters): one cell per token ("F F F _ T T T", a lights-out board "1 0 1");
+    cells    every line splits (at spaces) into the same number, two or more, of short tokens
+             (at most 3 characters): one cell per token ("F F F _ T T T", a lights-out board
+             "1 0 1"; lines of one token each are rows of characters, below);
     symbols  every token is one character but lines differ (a triangle of pegs), or no line has
              a space inside (rows such as "AAB." or "#@$.#"): one cell per character, at its
              column, spaces left empty;
@@ -35,7 +36,7 @@ def layout(text: str) -> tuple[str, list[tuple[int, int, str]]]:
     if not flat:
         return "lines", []
     counts = {len(row) for row in tokens}
-    if len(counts) == 1 and all(len(t) <= MAX_TOKEN for t in flat) and len(flat) > 1:
+    if len(counts) == 1 and counts != {1} and all(len(t) <= MAX_TOKEN for t in flat):
         return "cells", [(r, c, t) for r, row in enumerate(tokens) for c, t in enumerate(row)]
     compact = all(" " not in line.strip() for line in lines)
     if all(len(t) == 1 for t in flat) or (compact and len(lines) > 1):
