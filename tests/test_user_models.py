@@ -503,3 +503,23 @@ def test_a_class_file_imports_the_modules_beside_it(tmp_path: Path) -> None:
     '''))
     model = _from_text(tmp_path, "puzzle: python:./stepper.py:Stepper\n")
     assert solve(model, "bfs").plan.length == 3
+
+
+def test_two_actions_of_one_default_name_are_the_successors_fault(tmp_path: Path, capsys) -> None:
+    """Without plan_moves, actions 'go up' and 'go  up' both read 'go_up': the message names
+    successors (it blamed a plan_moves() the class does not define)."""
+    (tmp_path / "dup.py").write_text(textwrap.dedent('''
+        class Dup:
+            def initial(self):
+                return 0
+            def is_goal(self, s):
+                return s == 2
+            def successors(self, s):
+                if s < 3:
+                    yield "go up", s + 1
+                    yield "go  up", s + 2
+    '''))
+    (tmp_path / "p.yaml").write_text("puzzle: python:./dup.py:Dup\n")
+    code, _, err = run_cli(capsys, "solve", str(tmp_path / "p.yaml"))
+    assert code == 2 and "Dup.successors() yields the actions" in err and "both named 'go_up'" in err
+    assert "plan_moves()" not in err and "define plan_moves" in err

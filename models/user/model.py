@@ -347,12 +347,18 @@ class UserModel(ModelBase):
     def _check_distinct_names(self, items: list[tuple[Any, Any]]) -> None:
         """Plans are read back by move name, so the legal moves of one state need distinct names."""
         names = self.plan_moves([action for action, _ in items])
-        seen: set[str] = set()
-        for name in names:
+        seen: dict[str, Any] = {}
+        for name, (action, _) in zip(names, items):
             if name in seen:
-                raise self._hook_error("plan_moves", f"gives two legal moves of one state the name {quote(name)}; "
-                                                     "plans are read back by move name, so each needs its own")
-            seen.add(name)
+                if callable(getattr(self.inner, "plan_moves", None)):
+                    raise self._hook_error("plan_moves", f"gives two legal moves of one state the name {quote(name)}; "
+                                                         "plans are read back by move name, so each needs its own")
+                raise self._hook_error("successors", f"yields the actions {repr(str(seen[name]))[:40]} and "
+                                                     f"{repr(str(action))[:40]} from one state, both named "
+                                                     f"{quote(name)} (str(action), each run of spaces, commas and "
+                                                     "semicolons made one _); plans are read back by move name: "
+                                                     "give them distinct names, or define plan_moves")
+            seen[name] = action
 
     def _check_pair(self, item: Any) -> None:
         try:
