@@ -357,6 +357,9 @@ BAD = [
      "never one of them"),
     ("set compared with the wrong domain", "- on[d] != to", "- on[d] != d", "on[d] != d",
      "actions.move.requires[1]", "never d"),
+    ("a let that uses one below it", "    requires:\n", "    let:\n      first: second\n      second: to\n"
+     "    requires:\n", "first: second", "actions.move.let.first",
+     "'second' is a let below this one; a let uses only the lets above it"),
     ("a value compared with a whole set", "- on[d] != to", "- on[d] != peg", "on[d] != peg",   # was silently true
      "actions.move.requires[1]", "!= compares a value with a value, got the text 'a' and a tuple"),
     ("init value outside its domain", "on[*]: a", "on[*]: d", "on[*]: d", "init.on[*]", "outside the domain"),

@@ -24,7 +24,7 @@ The file (every field but `actions:` and the goal optional where noted):
     actions:
       move:
         params:   {d: disc, to: peg}                each ranges over a set, a list or a range
-        let:      {top: ...}                        named expressions (lazily evaluated)
+        let:      {top: ...}                        named expressions (lazily evaluated; each uses those above it)
         requires: [on[d] != to, ...]                conditions on parameters and the state
         effects:  {on[d]: to}                       new values, all computed in the current state;
                                                     a key may be `light[x, y] for x in row ... if ...`

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from puzzleplan.models.base import describe, quote
+from puzzleplan.models.base import ModelError, describe, quote
 from puzzleplan.models.rules.expressions import Compiler, Expression, parse, parse_target
 from puzzleplan.models.rules.frames import ExprError, Fn, Scope, Value, VarFamily, World, norm
 from puzzleplan.models.rules.lines import Step
@@ -84,10 +84,18 @@ def _schema(reader: Reader, world: World, name: Any, body: Any) -> Schema:
     let_spec = body.get("let", {})
     if not isinstance(let_spec, dict):
         raise reader.fail(path + ("let",), f"expected a mapping of names to expressions, got {describe(let_spec)}")
-    for let_name, text in let_spec.items():
+    names = list(let_spec)
+    for index, (let_name, text) in enumerate(let_spec.items()):
         where = path + ("let", str(let_name))
         _new_name(reader, where, let_name, world, scope, "the let name")
-        lets[let_name] = compile_at(reader, where, text, world, scope)
+        try:
+            lets[let_name] = compile_at(reader, where, text, world, scope)
+        except ModelError as exc:   # lets are evaluated lazily, but each sees only those above it
+            below = next((n for n in names[index + 1:] if f"unknown name {quote(str(n))}" in str(exc)), None)
+            if below is None:
+                raise
+            raise reader.fail(where, f"{quote(str(below))} is a let below this one; a let uses only the lets "
+                                     "above it: move it up") from None
         scope = Scope(scope.locals, scope.lets + (let_name,))
     requires = expressions(reader, path + ("requires",), body["requires"], world, scope) if "requires" in body else ()
     if "effects" not in body:
