@@ -22,6 +22,7 @@ one of cost <= 11 exists (a false disagreement in `verify`).
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from typing import Iterator
 
 from pysat.card import ITotalizer
@@ -49,20 +50,21 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
     totalizer: ITotalizer | None = None
     bound = upper
     incremental = supports_assumptions(solver_name)
-    with Solver(name=solver_name, bootstrap_with=clauses if incremental else []) as solver:
+    with (Solver(name=solver_name, bootstrap_with=clauses) if incremental else nullcontext()) as solver:
         while True:
             assumptions = []
             if bound is not None and bound < len(terms):
                 if totalizer is None:   # built at the first real bound: later bounds only shrink
                     totalizer = ITotalizer(lits=terms, ubound=bound + 1, top_id=encoding.pool.top)
                     encoding.pool.top = max(encoding.pool.top, totalizer.top_id)
-                    if incremental:
+                    if solver is not None:
                         solver.append_formula(totalizer.cnf.clauses)
                     clauses += totalizer.cnf.clauses
                 assumptions = [-totalizer.rhs[bound]]
             asked = time.perf_counter()
-            if incremental:
-                outcome, true = _solve_limited(solver, assumptions, None), None
+            if solver is not None:
+                outcome = _solve_limited(solver, assumptions, None)
+                true = {lit for lit in solver.get_model() if lit > 0} if outcome else None
             else:
                 outcome, true = _solve_once(solver_name, clauses + [[a] for a in assumptions])
             solved = time.perf_counter() - asked
@@ -73,7 +75,6 @@ def minimise_cost(encoding: SatEncoding, horizon: int, solver_name: str, upper: 
             if not outcome:
                 yield result
                 return
-            true = true if true is not None else {lit for lit in solver.get_model() if lit > 0}
             actions = encoding.decode_actions(true, horizon)  # type: ignore[attr-defined]
             result.moves = [a.name for a in actions]
             result.steps = steps_of(encoding, result.moves)
