@@ -484,3 +484,46 @@ def test_an_error_in_the_show_picture_names_its_file_and_line(capsys, tmp_path: 
         state = next(iter(model.successors(state)))[1]
     with pytest.raises(Exception, match=r"show.yaml:11: field 'show': // by zero"):
         model.render(state)
+
+
+ROADS = """
+puzzle: rules
+sets:
+  town: [a, b, c, d]
+constants:
+  road:
+    a: {d: 10, c: 1}
+    c: {b: 1}
+    b: {d: 1}
+variables:
+  at: town
+init: {at: a}
+goal: {at: d}
+actions:
+  drive:
+    params: {to: town}
+    requires:
+      - (at, to) in road
+    effects: {at: to}
+    cost: road[at, to]
+    name: "{to}"
+"""
+
+
+def test_a_table_of_two_keys_is_read_from_nested_mappings(tmp_path: Path) -> None:
+    """A designer's distance table: road[a, b] (one key a table was all it took before)."""
+    import puzzleplan
+    path = tmp_path / "roads.yaml"
+    path.write_text(ROADS)
+    model = puzzleplan.load(path)
+    cheapest = puzzleplan.solve(model)
+    assert cheapest.status is Status.OPTIMAL and (cheapest.plan.cost, list(cheapest.plan.moves)) == (3, ["c", "b", "d"])
+    fewest = puzzleplan.solve(puzzleplan.load(path, {"metric": "step"}), "bfs")
+    assert list(fewest.plan.moves) == ["d"]
+    for table, says in (("    a: {d: 10, c: 1}\n", "    a: {d: 10, c: {x: 1}}\n"),):
+        (tmp_path / "bad.yaml").write_text(ROADS.replace(table, says))
+        with pytest.raises(ModelError, match="nest to different depths"):
+            puzzleplan.load(tmp_path / "bad.yaml")
+    (tmp_path / "one.yaml").write_text(ROADS.replace("road[at, to]", "road[to]"))
+    with pytest.raises(ModelError, match="the table road takes 2 keys, got 1"):
+        puzzleplan.load(tmp_path / "one.yaml")

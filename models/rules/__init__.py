@@ -13,6 +13,7 @@ The file (every field but `actions:` and the goal optional where noted):
         actions' `cost:`; the default is cost when an action states one, else step)
     sets:       {disc: 1..4, peg: [a, b, c]}        lists of numbers or words, or ranges a..b
     constants:  {n: 3, capacity: {1: 3, 2: 5}}     values, or tables looked up as capacity[j]
+                                                    (nested mappings: road[a, b]; (a, b) in road)
     variables:                                      name: domain (a set, a list or a range)
       boat: [left, right]                           one variable
       on[disc]: peg                                 one per element (several sets: light[row, col])

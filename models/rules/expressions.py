@@ -226,14 +226,14 @@ class Compiler:
             return read
         lookup = self.world.tables.get(name)
         if lookup is not None:
-            if len(parts) != 1:
-                raise ExprError(f"the table {name} takes one key, got {len(parts)}")
-            key_fn = parts[0]
+            arity = len(next(iter(lookup)))
+            if len(parts) != arity:
+                raise ExprError(f"the table {name} takes {arity} key{'s' if arity > 1 else ''}, got {len(parts)}")
 
             def look(f: Frame) -> Any:
-                key = norm(key_fn(f))
+                key = tuple(norm(p(f)) for p in parts)
                 if key not in lookup:
-                    raise ExprError(f"the table {name} has no key {quote(key)}")
+                    raise ExprError(f"the table {name} has no key {quote(', '.join(key))}")
                 return lookup[key]
             return look
         kind = self.world.kind(name)
@@ -342,6 +342,16 @@ class Compiler:
                                     f"ind{'ex' if family.arity == 1 else 'ices'}, got {len(key)}")
                 return (tuple(norm(k) for k in key) in family.index) != negate, None
             return exists
+        if isinstance(node, ast.Name) and node.id in self.world.tables and node.id not in scope.locals:
+            name, lookup = node.id, self.world.tables[node.id]
+            arity = len(next(iter(lookup)))
+
+            def has_key(f: Frame, a: Any) -> tuple[bool, Any]:   # `(x, y) in road`: a key of the table
+                key = a if isinstance(a, tuple) else (a,)
+                if len(key) != arity:
+                    raise ExprError(f"`in {name}` needs {arity} key{'s' if arity > 1 else ''}, got {len(key)}")
+                return (tuple(norm(k) for k in key) in lookup) != negate, None
+            return has_key
         container = self.expr(node, scope)
 
         def member(f: Frame, a: Any) -> tuple[bool, Any]:

@@ -57,7 +57,7 @@ class World:
 
     sets: Mapping[str, tuple[Value, ...]] = field(default_factory=dict)
     constants: Mapping[str, Value] = field(default_factory=dict)
-    tables: Mapping[str, Mapping[str, Value]] = field(default_factory=dict)
+    tables: Mapping[str, Mapping[tuple[str, ...], Value]] = field(default_factory=dict)   # keys -> value
     scalars: Mapping[str, int] = field(default_factory=dict)
     families: Mapping[str, VarFamily] = field(default_factory=dict)
     symbols: Mapping[str, str] = field(default_factory=dict)

@@ -20,7 +20,7 @@ import keyword
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from puzzleplan.models.base import ModelError, describe, quote
 from puzzleplan.models.document import Document
@@ -150,20 +150,39 @@ def _sets(reader: Reader) -> dict[str, tuple[Value, ...]]:
     return sets
 
 
-def _constants(reader: Reader) -> tuple[dict[str, Value], dict[str, dict[str, Value]]]:
+MAX_TABLE_KEYS = 4   # keys of a nested table: road[a, b], cost[x, y, z, w]
+
+
+def _constants(reader: Reader) -> tuple[dict[str, Value], dict[str, dict[tuple[str, ...], Value]]]:
     constants: dict[str, Value] = {}
-    tables: dict[str, dict[str, Value]] = {}
+    tables: dict[str, dict[tuple[str, ...], Value]] = {}
     for name, spec in _mapping(reader, "constants", False).items():
         path = ("constants", name)
         check_name(reader, path, name, "the constant name")
         if isinstance(spec, dict):
-            if not spec:
-                raise reader.fail(path, "an empty table; expected key: value entries")
-            tables[name] = {norm(_value(reader, path + (k,), k)): _value(reader, path + (k,), v)
-                            for k, v in spec.items()}
+            tables[name] = dict(_table_entries(reader, path, spec, ()))
+            if len({len(key) for key in tables[name]}) > 1:
+                raise reader.fail(path, "its entries nest to different depths; expected as many keys for every "
+                                        "value, as in {a: {b: 1}, c: {d: 2}} read road[a, b]")
         else:
             constants[name] = _value(reader, path, spec)
     return constants, tables
+
+
+def _table_entries(reader: Reader, path: tuple[Step, ...], spec: dict[Any, Any], keys: tuple[str, ...]
+                   ) -> Iterator[tuple[tuple[str, ...], Value]]:
+    """(keys, value) of a table, nested mappings giving a key each (`road: {a: {b: 3}}` is
+    road[a, b] = 3)."""
+    if not spec:
+        raise reader.fail(path, "an empty table; expected key: value entries")
+    if len(keys) >= MAX_TABLE_KEYS:
+        raise reader.fail(path, f"tables take at most {MAX_TABLE_KEYS} keys")
+    for k, v in spec.items():
+        key = keys + (norm(_value(reader, path + (k,), k)),)
+        if isinstance(v, dict):
+            yield from _table_entries(reader, path + (k,), v, key)
+        else:
+            yield key, _value(reader, path + (k,), v)
 
 
 @dataclass
