@@ -210,27 +210,29 @@ def _check_status(status: str, number: int) -> None:
                            "(expected SATISFIABLE or UNSATISFIABLE)")
 
 
-def map_metric(map_text: str) -> str | None:
-    """The metric a variable map says its export was made under (None: it does not say, or the
-    text is no map: decode_dimacs then names what is wrong)."""
+def parsed_map(map_text: str) -> Any:
+    """A variable map's JSON, parsed once (ValueError naming what was expected): a map of tens of
+    millions of variables takes seconds, so decode reads its metric and its fields from one parse."""
     try:
-        mapping = json.loads(map_text)
+        return json.loads(map_text)
     except json.JSONDecodeError:
-        return None
+        raise ValueError(f"expected the variable map's JSON (as export writes it beside the formula), "
+                         f"got {shorten(map_text.strip(), 40)}") from None
+
+
+def map_metric(mapping: Any) -> str | None:
+    """The metric a parsed variable map says its export was made under (None: it does not say,
+    or it is no map: decode_dimacs then names what is wrong)."""
     metric = mapping.get("metric") if isinstance(mapping, dict) else None
     return metric if isinstance(metric, str) else None
 
 
-def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]:
+def _read_map(map_text: str | dict[str, Any]) -> tuple[dict[str, Any], str, int, EncodingOptions]:
     """The map's fields checked before anything is built from them (ValueError naming the field):
     a horizon beyond MAX_CAP would have the encoding build itself for hours."""
     from dataclasses import fields
     from puzzleplan.models.base import MAX_CAP
-    try:
-        mapping = json.loads(map_text)
-    except json.JSONDecodeError:
-        raise ValueError(f"expected the variable map's JSON (as export writes it beside the formula), "
-                         f"got {shorten(map_text.strip(), 40)}") from None
+    mapping = map_text if isinstance(map_text, dict) else parsed_map(map_text)
     if not isinstance(mapping, dict) or not {"encoding", "horizon", "options", "variables"} <= set(mapping):
         raise ValueError("expected a JSON object with encoding, horizon, options and variables (as export writes)")
     encoding, horizon, given = mapping["encoding"], mapping["horizon"], mapping["options"]
@@ -247,10 +249,12 @@ def _read_map(map_text: str) -> tuple[dict[str, Any], str, int, EncodingOptions]
     return mapping, encoding, horizon, EncodingOptions(**given)
 
 
-def decode_dimacs(model: Any, map_text: "str | os.PathLike[str]", solution_text: "str | os.PathLike[str]") -> list[str]:
+def decode_dimacs(model: Any, map_text: "str | os.PathLike[str] | dict[str, Any]",
+                  solution_text: "str | os.PathLike[str]") -> list[str]:
     """Rebuild the encoding named in the map and decode the outside model into moves.
     UndecodableModel for a solution holding no usable model; other errors concern the map.
-    `map_text` and `solution_text` may be paths (os.PathLike) of the files holding them."""
+    `map_text` and `solution_text` may be paths (os.PathLike) of the files holding them; the map
+    may also be given parsed (`parsed_map`)."""
     map_text, solution_text = (Path(t).read_text() if isinstance(t, os.PathLike) else t for t in (map_text, solution_text))
     true = read_model_literals(solution_text)
     mapping, encoding, horizon, options = _read_map(map_text)

@@ -141,6 +141,10 @@ def test_decode_reads_under_the_metric_the_export_was_made_under(capsys, tmp_pat
     assert code == 0 and data["valid"] is True
     code, out, err = run_cli(capsys, "decode", puzzle, "--map", f"{cnf}.map.json", sol, "--metric", "step")
     assert code == 2 and "exported under the metric 'slide'" in err and "--metric slide" in err
+    deep = tmp_path / "deep.json"   # the map is parsed once, for its metric too: its errors still name it
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = run_cli(capsys, "decode", puzzle, "--map", deep, sol)
+    assert code == 2 and "deep.json: not a variable map of this puzzle: nested too deeply" in err
 
 
 # -- the reader ----------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 from puzzleplan.models.base import ModelError, describe, quote
 from puzzleplan.models.document import CommonFields, Document
 from puzzleplan.models.tiles.board import BLANK, MAX_SIDE
+from puzzleplan.models.tiles.korf_text import instances
 
 NOTATIONS = ("grid", "hex", "korf")
 EXPECT_KEYS = ("optimal", "solvable", "reachable", "max_depth", "valid_plans", "distance")
@@ -110,7 +111,6 @@ def korf_line(start: Grid, goal: Grid, number: int | None = None, optimal: int |
         raise ValueError("korf lines state Korf's goal (0 1 2 ..., blank first), and this puzzle's goal is "
                          "another; write yaml")
     cells = " ".join("0" if face == BLANK else face for row in start for face in row)
-    from puzzleplan.models.tiles.korf_text import instances
     for before, after in ((number, optimal), (None, optimal), (number, None)):
         if before is None and after is None:
             continue

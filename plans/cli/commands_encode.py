@@ -243,14 +243,18 @@ MAX_DECODE_BYTES = 256_000_000   # a map or a solver's model: tens of millions o
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
-    from puzzleplan.encoders.export import decode_dimacs, map_metric
+    from puzzleplan.encoders.export import decode_dimacs, map_metric, parsed_map
     from puzzleplan.encoders.sat.base import UndecodableModel
     map_path = args.map[1:] if args.map.startswith("@") else args.map   # `@FILE` as for the solution
     try:
         map_text = read_text(map_path, "a variable map (JSON)", MAX_DECODE_BYTES, clip_path(map_path))
     except ModelError as exc:
         raise InputError(str(exc)) from None
-    recorded = map_metric(map_text) if args.metric is None else None
+    try:
+        mapping: Any = parsed_map(map_text)
+    except (ValueError, RecursionError):
+        mapping = map_text   # decode_dimacs names what is wrong with it, after the puzzle is read
+    recorded = map_metric(mapping) if args.metric is None else None
     if recorded is not None:   # the export's own metric, which its map records
         args.metric = recorded
     try:
@@ -261,7 +265,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
         raise InputError(f"{clip_path(map_path)}: the metric the export was made under: {str(exc)[10:]}") from None
     where, solution = _solution_text(args.solution)
     try:
-        moves = decode_dimacs(model, map_text, solution)
+        moves = decode_dimacs(model, mapping, solution)
     except UndecodableModel as exc:
         raise InputError(f"{where}: {exc}") from None
     except RecursionError:
